@@ -1,0 +1,41 @@
+"""mmts.lemma3 (Key Lemma): holds on paper data; a wrong constant is VIOLATED; a tie is NOT_APPLICABLE."""
+from lemmas.mmts import lemma3
+from verify import Dataset
+from verify.claims import run_claim
+from verify.precision import working_precision
+
+# T = 2 with symmetric keys: a₁ − a₂ = 2A for every q, so the bound is attained with equality.
+TIGHT = Dataset.make(X=[[[1, 0, 1], [-1, 0, 0]]], Y=[1], v=[0, 0, 1], K=[[[1, 0, 0], [-1, 0, 0]]], name="tight")
+
+
+def test_holds_on_defaults():
+    v = run_claim(lemma3.CLAIM, lemma3.default_datasets(), dps=30)
+    assert v.verdict == "HOLDS"
+    assert v.stable_digits >= 25
+
+
+def test_wrong_constant_is_violated():
+    with working_precision(30) as prec:
+        out = lemma3.evaluate(TIGHT, prec, factor=1)
+    assert out.decide() == "VIOLATED"
+
+
+def test_wrong_power_is_violated():
+    data = lemma3.default_datasets()[0]
+    with working_precision(30) as prec:
+        out = lemma3.evaluate(data, prec, power=3)
+    assert out.decide() == "VIOLATED"
+
+
+def test_tight_case_is_attained_not_exceeded():
+    with working_precision(30) as prec:
+        out = lemma3.evaluate(TIGHT, prec)
+    ratio = out.evidence[0].value
+    assert abs(ratio - 1) < 1e-25  # equality: the constant 2 cannot be improved
+
+
+def test_tied_reference_is_not_applicable():
+    tied = Dataset.make(X=[[[1, 0, 1], [0, 1, 1], [0, 0, 0]]], Y=[1], v=[0, 0, 1], name="tied")
+    v = run_claim(lemma3.CLAIM, [tied], dps=20)
+    assert v.verdict == "NOT_APPLICABLE"
+    assert "unique" in v.hypotheses[0].name

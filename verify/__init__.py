@@ -1,0 +1,25 @@
+"""attnverify: executable high-precision checks of the claims of three papers on softmax attention.
+
+    >>> import verify
+    >>> v = verify.check("mmts.lemma3", precision=60)   # a Verdict; renders as markdown
+"""
+from .claims import REGISTRY, Claim, Evidence, Figure, Hypothesis, Outcome, Series, Verdict, check, register
+from .data import Dataset, load_dataset
+from .precision import working_precision
+
+__all__ = [
+    "REGISTRY",
+    "Claim",
+    "Dataset",
+    "Evidence",
+    "Figure",
+    "Hypothesis",
+    "Outcome",
+    "Series",
+    "Verdict",
+    "check",
+    "load_dataset",
+    "register",
+    "working_precision",
+]
+__version__ = "0.1.0"

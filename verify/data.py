@@ -1,0 +1,299 @@
+"""Datasets: exact rational storage, JSON load/save, validation with one-line errors.
+
+A ``Dataset`` stores every number as a ``fractions.Fraction``. JSON numbers and decimal strings
+("0.1") convert exactly, as do rational strings ("1/3"); nothing passes through float64. Saving
+writes each value exactly (a terminating decimal when there is one, else "p/q"), so load/save
+round-trips bit for bit. Conversion to the working precision happens in ``arb_tensor``.
+"""
+from __future__ import annotations
+
+import json
+import math
+import os
+import tempfile
+from dataclasses import dataclass, field
+from fractions import Fraction
+from functools import cached_property
+
+from .errors import DataError
+
+KEYS = ("X", "Y", "v", "K", "z", "u")
+
+
+def parse_number(value, where: str) -> Fraction:
+    """One entry of the dataset JSON, converted exactly; DataError names where it failed."""
+    if isinstance(value, bool) or value is None:
+        raise DataError(f"{where}: expected a number, got {json.dumps(value)}")
+    if isinstance(value, int):
+        return Fraction(value)
+    if isinstance(value, Fraction):
+        return value
+    if isinstance(value, float):  # only reachable from Python callers; JSON floats arrive as text
+        if not math.isfinite(value):
+            raise DataError(f"{where}: NaN/inf is not allowed")
+        return Fraction(value)
+    if isinstance(value, str):
+        text = value.strip()
+        low = text.lower().lstrip("+-")
+        if low in ("nan", "inf", "infinity"):
+            raise DataError(f"{where}: NaN/inf is not allowed ({value!r})")
+        try:
+            return Fraction(text)
+        except (ValueError, ZeroDivisionError):
+            raise DataError(f"{where}: not a number: {value!r} (use e.g. 0.1, \"0.1\" or \"1/3\")")
+    raise DataError(f"{where}: expected a number, got a {type(value).__name__}")
+
+
+def _vector(value, where: str, length: int | None = None) -> tuple[Fraction, ...]:
+    if not isinstance(value, (list, tuple)):
+        raise DataError(f"{where}: expected a list of numbers")
+    if length is not None and len(value) != length:
+        raise DataError(f"{where}: has length {len(value)}, expected {length}")
+    return tuple(parse_number(x, f"{where}[{j}]") for j, x in enumerate(value))
+
+
+def _matrix(value, where: str, rows: int | None, cols: int | None) -> tuple[tuple[Fraction, ...], ...]:
+    if not isinstance(value, (list, tuple)):
+        raise DataError(f"{where}: expected a list of rows")
+    if rows is not None and len(value) != rows:
+        raise DataError(f"{where}: has {len(value)} rows, expected {rows}")
+    out = []
+    for t, row in enumerate(value):
+        r = _vector(row, f"{where}[{t}]", cols)
+        cols = len(r) if cols is None else cols
+        out.append(r)
+    return tuple(out)
+
+
+def _tensor(value, where: str, n: int | None, T: int | None, d: int | None):
+    if not isinstance(value, (list, tuple)):
+        raise DataError(f"{where}: expected an n×T×d nested list")
+    if n is not None and len(value) != n:
+        raise DataError(f"{where}: has {len(value)} sequences, expected n = {n}")
+    out = []
+    for i, seq in enumerate(value):
+        m = _matrix(seq, f"{where}[{i}]", T, d)
+        T = len(m) if T is None else T
+        d = len(m[0]) if (d is None and m) else d
+        out.append(m)
+    return tuple(out)
+
+
+@dataclass(frozen=True)
+class Dataset:
+    """Sequences X (n×T×d), labels Y (±1), head v (d); optional keys K (n×T×dk), queries z (n×d),
+    and u (d, the fixed query of mmts Lemma 1). All entries are exact Fractions."""
+
+    X: tuple
+    Y: tuple
+    v: tuple
+    K: tuple | None = None
+    z: tuple | None = None
+    u: tuple | None = None
+    name: str = "dataset"
+    _cache: dict = field(default_factory=dict, compare=False, repr=False)
+
+    # ----- construction -------------------------------------------------------------------------
+    @classmethod
+    def from_dict(cls, obj, name: str = "dataset") -> "Dataset":
+        if not isinstance(obj, dict):
+            raise DataError("dataset JSON must be an object with keys X, Y, v (optional K, z, u)")
+        extra = sorted(set(obj) - set(KEYS))
+        if extra:
+            raise DataError(f"unknown key(s) {', '.join(extra)}; allowed: {', '.join(KEYS)}")
+        for key in ("X", "Y", "v"):
+            if key not in obj:
+                raise DataError(f"missing key {key!r}")
+        X = _tensor(obj["X"], "X", None, None, None)
+        n = len(X)
+        if n == 0:
+            raise DataError("X is empty: need n >= 1 sequences")
+        T = len(X[0])
+        if T < 2:
+            raise DataError(f"T = {T}: every sequence needs at least 2 tokens")
+        d = len(X[0][0])
+        if d == 0:
+            raise DataError("tokens have dimension d = 0")
+        Yraw = obj["Y"]
+        if not isinstance(Yraw, list) or len(Yraw) != n:
+            raise DataError(f"Y: expected a list of n = {n} labels")
+        Y = []
+        for i, y in enumerate(Yraw):
+            f = parse_number(y, f"Y[{i}]")
+            if f not in (1, -1):
+                raise DataError(f"Y[{i}] = {y!r}: labels must be +1 or -1")
+            Y.append(int(f))
+        v = _vector(obj["v"], "v", d)
+        K = _tensor(obj["K"], "K", n, T, None) if obj.get("K") is not None else None
+        z = _matrix(obj["z"], "z", n, d) if obj.get("z") is not None else None
+        u = _vector(obj["u"], "u", d) if obj.get("u") is not None else None
+        return cls(X=X, Y=tuple(Y), v=v, K=K, z=z, u=u, name=name)
+
+    @classmethod
+    def make(cls, X, Y, v, K=None, z=None, u=None, name="dataset") -> "Dataset":
+        """Build from Python lists (numbers, decimal or rational strings), validated."""
+        obj = {"X": X, "Y": Y, "v": v}
+        for key, val in (("K", K), ("z", z), ("u", u)):
+            if val is not None:
+                obj[key] = val
+        return cls.from_dict(obj, name=name)
+
+    # ----- shape and derived exact quantities ---------------------------------------------------
+    @property
+    def n(self) -> int:
+        return len(self.X)
+
+    @property
+    def T(self) -> int:
+        return len(self.X[0])
+
+    @property
+    def d(self) -> int:
+        return len(self.X[0][0])
+
+    def keys(self):
+        """Keys k_it (the dataset's K, else the tokens themselves)."""
+        return self.K if self.K is not None else self.X
+
+    def queries(self):
+        """Queries z_i (the dataset's z, else the first token x_i1)."""
+        return self.z if self.z is not None else tuple(seq[0] for seq in self.X)
+
+    @cached_property
+    def scores(self) -> tuple:
+        """γ_it = Y_i vᵀ x_it, exactly."""
+        return tuple(
+            tuple(y * sum((a * b for a, b in zip(tok, self.v)), Fraction(0)) for tok in seq)
+            for seq, y in zip(self.X, self.Y)
+        )
+
+    def optimal_tokens(self) -> tuple[tuple[int, ...], ...]:
+        """opt_i as the set of maximisers of γ_i (a tuple; more than one when tied)."""
+        out = []
+        for g in self.scores:
+            m = max(g)
+            out.append(tuple(t for t, x in enumerate(g) if x == m))
+        return tuple(out)
+
+    def with_name(self, name: str) -> "Dataset":
+        return Dataset(self.X, self.Y, self.v, self.K, self.z, self.u, name)
+
+    def replace(self, **changes) -> "Dataset":
+        """A copy with some fields replaced (given as lists of numbers/strings), re-validated."""
+        obj = self.to_dict()
+        obj.update({k: v for k, v in changes.items() if k != "name"})
+        obj = {k: v for k, v in obj.items() if v is not None}
+        return Dataset.from_dict(obj, name=changes.get("name", self.name))
+
+    # ----- working-precision view ---------------------------------------------------------------
+    def arb(self, key: str):
+        """A field converted to arb balls at the *current* working precision (cached per precision)."""
+        import flint
+
+        from .precision import to_arb
+
+        tag = (key, flint.ctx.prec)
+        if tag not in self._cache:
+            self._cache[tag] = _map(getattr(self, key) if key != "scores" else self.scores, to_arb)
+        return self._cache[tag]
+
+    # ----- JSON ---------------------------------------------------------------------------------
+    def to_dict(self) -> dict:
+        obj = {"X": _map(self.X, format_exact), "Y": list(self.Y), "v": _map(self.v, format_exact)}
+        for key in ("K", "z", "u"):
+            val = getattr(self, key)
+            if val is not None:
+                obj[key] = _map(val, format_exact)
+        return obj
+
+    def to_json(self) -> str:
+        return json.dumps(self.to_dict())
+
+    def save(self, path: str) -> None:
+        write_atomic(path, self.to_json() + "\n")
+
+
+def _map(obj, fn):
+    if isinstance(obj, (tuple, list)):
+        return [_map(x, fn) for x in obj]
+    return fn(obj)
+
+
+def format_exact(x: Fraction):
+    """Exact text for a Fraction: an int, a terminating decimal string, or "p/q"."""
+    x = Fraction(x)
+    if x.denominator == 1:
+        return x.numerator
+    den, twos, fives = x.denominator, 0, 0
+    while den % 2 == 0:
+        den //= 2
+        twos += 1
+    while den % 5 == 0:
+        den //= 5
+        fives += 1
+    if den != 1:
+        return f"{x.numerator}/{x.denominator}"
+    k = max(twos, fives)
+    scaled = abs(x.numerator) * (10**k // x.denominator)
+    digits = str(scaled).rjust(k + 1, "0")
+    sign = "-" if x < 0 else ""
+    return f"{sign}{digits[:-k]}.{digits[-k:]}"
+
+
+def loads(text: str, name: str = "dataset") -> Dataset:
+    def reject(const):
+        raise DataError(f"{const} is not allowed in a dataset (NaN/inf)")
+
+    try:
+        obj = json.loads(text, parse_float=Fraction, parse_int=int, parse_constant=reject)
+    except DataError:
+        raise
+    except (json.JSONDecodeError, ValueError) as exc:
+        raise DataError(f"not valid JSON: {exc}")
+    return Dataset.from_dict(obj, name=name)
+
+
+def load_dataset(path: str) -> Dataset:
+    """Read a dataset JSON file; every failure is a one-line DataError (exit 5)."""
+    try:
+        with open(path, encoding="utf-8") as fh:
+            text = fh.read()
+    except FileNotFoundError:
+        raise DataError(f"no such file: {path}")
+    except IsADirectoryError:
+        raise DataError(f"is a directory, not a dataset file: {path}")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise DataError(f"cannot read {path}: {exc}")
+    try:
+        return loads(text, name=os.path.basename(path))
+    except DataError as exc:
+        raise DataError(f"{path}: {exc}")
+
+
+def write_atomic(path: str, text: str) -> None:
+    """Write a file atomically: a temporary file in the same folder, then rename."""
+    folder = os.path.dirname(os.path.abspath(path))
+    os.makedirs(folder, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(dir=folder, prefix=".tmp-", suffix=os.path.basename(path))
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as fh:
+            fh.write(text)
+        os.replace(tmp, path)
+    except BaseException:
+        if os.path.exists(tmp):
+            os.unlink(tmp)
+        raise
+
+
+def write_atomic_bytes(path: str, data: bytes) -> None:
+    folder = os.path.dirname(os.path.abspath(path))
+    os.makedirs(folder, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(dir=folder, prefix=".tmp-", suffix=os.path.basename(path))
+    try:
+        with os.fdopen(fd, "wb") as fh:
+            fh.write(data)
+        os.replace(tmp, path)
+    except BaseException:
+        if os.path.exists(tmp):
+            os.unlink(tmp)
+        raise

@@ -1,0 +1,167 @@
+"""Working precision: one explicit context for flint (arb balls) and mpmath.
+
+Every computation runs inside ``working_precision(dps)``; the context sets the precision of both
+libraries to ``dps + guard`` decimal digits and restores the previous values on exit, so nothing
+leaks between checks. Numbers are flint ``arb`` balls: each carries a rigorous error radius, so the
+digits it certifies can be read off (``certified_digits``) and comparisons can be certain
+(``certainly``). ``agreement_digits`` compares a figure recomputed at a higher precision.
+"""
+from __future__ import annotations
+
+import contextlib
+import math
+import sys
+from dataclasses import dataclass
+from fractions import Fraction
+
+import flint
+import mpmath
+from flint import arb, fmpq
+
+from .errors import UsageError
+
+MIN_DPS, MAX_DPS = 15, 10000
+DEFAULT_DPS = 50
+DEFAULT_GUARD = 10
+
+if mpmath.libmp.BACKEND != "gmpy":  # pragma: no cover - depends on the installation
+    print(
+        f"attnverify: warning: mpmath runs on the {mpmath.libmp.BACKEND!r} backend, not gmpy2; "
+        "high-precision work will be slow (pip install gmpy2)",
+        file=sys.stderr,
+    )
+
+
+def parse_precision(value) -> int:
+    """The working precision in decimal digits, an integer in 15..10000 (else UsageError)."""
+    try:
+        if isinstance(value, bool):
+            raise ValueError
+        dps = int(str(value).strip())
+        if str(dps) != str(value).strip().lstrip("+"):
+            raise ValueError
+    except (TypeError, ValueError):
+        raise UsageError(f"--precision must be an integer number of decimal digits in {MIN_DPS}..{MAX_DPS}, got {value!r}")
+    if not MIN_DPS <= dps <= MAX_DPS:
+        raise UsageError(f"--precision {dps} is outside {MIN_DPS}..{MAX_DPS}")
+    return dps
+
+
+@dataclass(frozen=True)
+class Precision:
+    """The precision a computation runs at: ``dps`` asked for, ``guard`` extra digits carried."""
+
+    dps: int
+    guard: int = DEFAULT_GUARD
+
+    @property
+    def total(self) -> int:
+        return self.dps + self.guard
+
+    @property
+    def tolerance(self) -> arb:
+        """10^-(dps): the threshold for an identity to hold at this precision."""
+        return arb(10) ** (-self.dps)
+
+    def higher(self) -> "Precision":
+        """The precision used to recompute a verdict and count its stable digits."""
+        return Precision(self.dps + max(20, self.dps // 2), self.guard)
+
+
+@contextlib.contextmanager
+def working_precision(dps: int, guard: int = DEFAULT_GUARD):
+    """Set flint and mpmath to ``dps + guard`` digits for the block; restore afterwards."""
+    prec = Precision(parse_precision(dps), guard)
+    old_flint, old_mp = flint.ctx.prec, mpmath.mp.prec
+    flint.ctx.dps = prec.total
+    mpmath.mp.dps = prec.total
+    try:
+        yield prec
+    finally:
+        flint.ctx.prec = old_flint
+        mpmath.mp.prec = old_mp
+
+
+def to_arb(x) -> arb:
+    """Exact conversion of a Fraction/int/fmpq to an arb ball at the current precision."""
+    if isinstance(x, arb):
+        return x
+    if isinstance(x, Fraction):
+        return arb(fmpq(x.numerator, x.denominator))
+    if isinstance(x, (int, fmpq)):
+        return arb(x)
+    if isinstance(x, str):
+        f = Fraction(x)
+        return arb(fmpq(f.numerator, f.denominator))
+    raise TypeError(f"refusing inexact conversion of {type(x).__name__} to arb")
+
+
+def certified_digits(x: arb, cap: int | None = None) -> int:
+    """Significant decimal digits the ball guarantees (0 if it contains 0 and is not exact 0)."""
+    cap = cap if cap is not None else int(flint.ctx.dps)
+    if not isinstance(x, arb):
+        return cap
+    if x.is_exact():
+        return cap
+    rad = x.rad()
+    mid = abs(x.mid())
+    if mid == 0 or rad >= mid:
+        return 0
+    digits = math.floor(float((mid / rad).log_base(10)))
+    return max(0, min(cap, digits))
+
+
+def agreement_digits(a: arb, b: arb, cap: int) -> int:
+    """Significant digits on which two computations of one figure agree (midpoints compared)."""
+    a, b = arb(a.mid()) if isinstance(a, arb) else to_arb(a), arb(b.mid()) if isinstance(b, arb) else to_arb(b)
+    diff = abs(a - b)
+    scale = max(abs(a), abs(b))
+    if diff == 0:
+        return cap
+    if scale == 0:
+        return 0
+    ratio = scale / diff
+    if ratio <= 1:
+        return 0
+    return max(0, min(cap, math.floor(float(ratio.log_base(10)))))
+
+
+def certainly(cmp: bool) -> bool:
+    """arb comparisons are True only when certain; this names that at the call site."""
+    return bool(cmp)
+
+
+def to_decimal_string(x, digits: int) -> str:
+    """A decimal string with ``digits`` significant digits (exact values print exactly when short)."""
+    if isinstance(x, Fraction):
+        x = to_arb(x)
+    if isinstance(x, int):
+        return str(x)
+    if not isinstance(x, arb):
+        return str(x)
+    if not x.is_finite():
+        return "nan" if x.is_nan() else ("inf" if x > 0 else "-inf")
+    mid = x.mid()
+    if mid == 0:
+        return "0"
+    s = mid.str(max(1, digits), radius=False, more=True)
+    return _tidy(s)
+
+
+def _tidy(s: str) -> str:
+    """Strip trailing zeros of the mantissa: '1.2500000e-5' -> '1.25e-5'."""
+    if "e" in s:
+        mant, exp = s.split("e")
+    else:
+        mant, exp = s, None
+    if "." in mant:
+        mant = mant.rstrip("0").rstrip(".")
+    return mant + ("e" + exp if exp is not None else "")
+
+
+def log10_abs(x: arb) -> float:
+    """log10|x| as a float for plotting and rates (never for comparisons)."""
+    m = abs(x.mid()) if isinstance(x, arb) else abs(to_arb(x))
+    if m == 0:
+        return float("-inf")
+    return float(m.log_base(10).mid())
