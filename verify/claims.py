@@ -203,6 +203,7 @@ class Claim:
     recompute: bool = True  # recompute at a higher precision to count stable digits
     default_precision: int = 50
     module: str = ""
+    strategy: Callable | None = None  # hypothesis strategy factory for ``hunt`` (default: verify.search.datasets)
 
     def __post_init__(self):
         if self.kind not in KINDS:

@@ -1,0 +1,36 @@
+"""hunt: finds, shrinks and saves a counterexample to a wrong claim; replays with --data."""
+import json
+import subprocess
+import sys
+
+from lemmas.mmts import lemma3
+from verify.claims import Claim, run_claim
+from verify.data import load_dataset
+from verify.search import hunt, save_counterexample
+
+WRONG = Claim(id="test.wrong-key-lemma", paper="mmts", number="—", title="Key Lemma without the factor 2",
+              kind="inequality", statement="", default_datasets=lambda seed=0: [],
+              check=lambda data, prec: lemma3.evaluate(data, prec, factor=1, q_count=1))
+
+
+def test_hunt_finds_and_shrinks_a_counterexample(tmp_path):
+    found, tried = hunt(WRONG, budget=60, dps=20)
+    assert found is not None, f"nothing found in {tried} datasets"
+    assert found.n * found.T * found.d <= 4  # shrunk to a tiny case (T = 2)
+    path = save_counterexample(found, WRONG.id, str(tmp_path))
+    replay = load_dataset(path)
+    assert run_claim(WRONG, [replay], dps=30).verdict == "VIOLATED"
+    assert run_claim(lemma3.CLAIM, [replay], dps=30).verdict in ("HOLDS", "INCONCLUSIVE")
+
+
+def test_hunt_cli_on_a_true_claim_finds_nothing(tmp_path):
+    proc = subprocess.run([sys.executable, "-m", "verify", "hunt", "mmts.lemma3", "--budget", "3",
+                           "--out", str(tmp_path)], capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 0, proc.stderr
+    assert "no counterexample" in proc.stdout and "evidence, not proof" in proc.stdout
+
+
+def test_hunt_cli_bad_budget():
+    proc = subprocess.run([sys.executable, "-m", "verify", "hunt", "mmts.lemma3", "--budget", "-1"],
+                          capture_output=True, text=True, timeout=60)
+    assert proc.returncode == 2 and "Traceback" not in proc.stderr

@@ -1,0 +1,86 @@
+"""Adversarial datasets: hypothesis strategies at the edges of the claims' hypotheses, and ``hunt``.
+
+Exact rationals throughout, so whatever is found replays exactly with ``--data``: near-tied scores,
+tiny margins, nearly collinear keys, large and small scales, T = 2, d = 1, n = 1. ``hunt`` runs a
+claim's check on generated datasets for a time budget, lets hypothesis shrink the first VIOLATED
+one, confirms it at a higher precision and saves it as dataset JSON.
+"""
+from __future__ import annotations
+
+import hashlib
+import os
+import time
+from fractions import Fraction
+
+from hypothesis import HealthCheck, Phase, find, settings
+from hypothesis import strategies as st
+from hypothesis.errors import NoSuchExample, Unsatisfiable
+
+from .data import Dataset
+
+small_rationals = st.fractions(min_value=-3, max_value=3, max_denominator=12)
+scales = st.sampled_from([Fraction(1, 1000), Fraction(1), Fraction(7, 3), Fraction(1000)])
+
+
+@st.composite
+def datasets(draw, max_n=3, max_T=4, max_d=3, unique_opt=True, positive_labels=False):
+    """Small exact datasets; one token may be a near-copy of another (near-ties, tiny margins)."""
+    n = draw(st.integers(1, max_n))
+    T = draw(st.integers(2, max_T))
+    d = draw(st.integers(1, max_d))
+    sc = draw(scales)
+    X = [[[draw(small_rationals) * sc for _ in range(d)] for _ in range(T)] for _ in range(n)]
+    v = [draw(small_rationals) for _ in range(d)]
+    if not any(v):
+        v[0] = Fraction(1)
+    Y = [1] * n if positive_labels else [draw(st.sampled_from([-1, 1])) for _ in range(n)]
+    if draw(st.booleans()):
+        i, t = draw(st.integers(0, n - 1)), draw(st.integers(1, T - 1))
+        X[i][t] = [x + Fraction(1, 10**6) for x in X[i][0]]
+    data = Dataset.make(X=X, Y=Y, v=v, name="hypothesis")
+    if unique_opt:
+        from hypothesis import assume
+
+        assume(all(len(o) == 1 for o in data.optimal_tokens()))
+    return data
+
+
+def save_counterexample(data: Dataset, claim_id: str, folder: str = os.path.join("reports", "counterexamples")) -> str:
+    """Write a failing dataset where ``--data`` replays it; the name is a hash of its content."""
+    digest = hashlib.sha256(data.to_json().encode()).hexdigest()[:10]
+    path = os.path.join(folder, f"{claim_id}-{digest}.json")
+    data.with_name(os.path.basename(path)).save(path)
+    return path
+
+
+def hunt(claim, budget: float, dps: int = 30, batch: int = 40, progress=None, out_folder=None):
+    """Search for a VIOLATED dataset within ``budget`` seconds. Returns (dataset | None, examples tried)."""
+    from .claims import VIOLATED, _run_once
+
+    strategy = claim.strategy() if getattr(claim, "strategy", None) else datasets()
+    tried = 0
+    deadline = time.monotonic() + budget
+
+    def violated(data: Dataset) -> bool:
+        nonlocal tried
+        tried += 1
+        if progress:
+            progress(1)
+        try:
+            return _run_once(claim, data, dps).verdict == VIOLATED
+        except Exception:  # a dataset the check cannot handle is not a counterexample
+            return False
+
+    while time.monotonic() < deadline:
+        try:
+            found = find(
+                strategy,
+                violated,
+                settings=settings(max_examples=batch, deadline=None, database=None,
+                                  phases=[Phase.generate, Phase.shrink],
+                                  suppress_health_check=list(HealthCheck)),
+            )
+        except (NoSuchExample, Unsatisfiable):
+            continue
+        return found, tried
+    return None, tried
