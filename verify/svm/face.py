@@ -1,0 +1,215 @@
+"""Optimal faces of the non-strictly-convex SVMs (ℓ1, nuclear): uniqueness and set distances.
+
+ℓ1 (exact description): for any dual optimum λ with ``g = Aᵀλ`` the optimal face is
+``F = {w : Aw ≥ b, a_jᵀw = b_j (λ_j > 0), w_k = 0 (|g_k| < 1), g_k w_k ≥ 0 (|g_k| = 1)}``
+(complementary slackness: ``‖w‖₁ ≥ gᵀw = λᵀAw ≥ bᵀλ`` with equality iff those hold).
+Uniqueness: proved when the equalities have rank d (exact); otherwise decided by maximising and
+minimising random linear functionals over F with HiGHS (float; a spread above 1e-9 relative means
+not unique). Distances are exact: projecting a rational direction onto F/‖·‖ is a least-distance
+QP solved by ``exact.solve_qp_exact``.
+
+Nuclear: with Λ = Σλ_j A_j and ``U_k, V_k`` its singular vectors for singular value 1 (multiplicity
+k decided with tolerance 1e-(dps/2)), ``F = {U_k Z V_kᵀ : Z ⪰ 0, ⟨A_j, ·⟩ = b_j (λ_j > 0), ≥ b_j}``.
+Uniqueness and distances use cvxpy (float64, ~1e-7 accurate): labelled as such.
+"""
+from __future__ import annotations
+
+import warnings
+from fractions import Fraction
+
+import numpy as np
+from flint import arb, fmpq
+
+from .exact import solve_qp_exact
+from .numeric import flatten, to_arb, to_exact
+
+
+def l1_face_constraints(problem, lam) -> tuple[list, list]:
+    """Exact inequality rows (C, e) describing the ℓ1 optimal face (equalities as ± pairs)."""
+    n = problem.dim
+    g = [sum((lam[j] * problem.rows[j][k] for j in range(problem.m) if lam[j]), Fraction(0)) for k in range(n)]
+    C, e = [], []
+    for j in range(problem.m):
+        C.append(tuple(problem.rows[j]))
+        e.append(problem.rhs[j])
+        if lam[j] > 0:
+            C.append(tuple(-a for a in problem.rows[j]))
+            e.append(-problem.rhs[j])
+    for k in range(n):
+        unit = tuple(Fraction(1 if i == k else 0) for i in range(n))
+        if abs(g[k]) < 1:
+            C.append(unit)
+            e.append(Fraction(0))
+            C.append(tuple(-u for u in unit))
+            e.append(Fraction(0))
+        else:
+            C.append(tuple(u * g[k] for u in unit))
+            e.append(Fraction(0))
+    return C, e
+
+
+def _equality_rank(problem, lam) -> int:
+    from flint import fmpq_mat
+    n = problem.dim
+    g = [sum((lam[j] * problem.rows[j][k] for j in range(problem.m) if lam[j]), Fraction(0)) for k in range(n)]
+    rows = [problem.rows[j] for j in range(problem.m) if lam[j] > 0]
+    rows += [tuple(Fraction(1 if i == k else 0) for i in range(n)) for k in range(n) if abs(g[k]) < 1]
+    if not rows:
+        return 0
+    M = fmpq_mat(len(rows), n, [fmpq(a.numerator, a.denominator) for r in rows for a in r])
+    return M.rank()
+
+
+def l1_unique(problem, w, lam, trials: int = 3, seed: int = 0) -> bool:
+    """Is the ℓ1-SVM solution unique? (exact proof when the equalities pin w; else float LPs)"""
+    if _equality_rank(problem, lam) == problem.dim:
+        return True
+    from scipy.optimize import linprog
+    C, e = l1_face_constraints(problem, lam)
+    Cf = np.array([[float(a) for a in r] for r in C])
+    ef = np.array([float(v) for v in e])
+    rng = np.random.default_rng(seed)
+    scale = max(1.0, float(np.max(np.abs([float(v) for v in w]))))
+    for _ in range(trials):
+        c = rng.normal(size=problem.dim)
+        vals = []
+        for sgn in (1, -1):
+            r = linprog(sgn * c, A_ub=-Cf, b_ub=-ef, bounds=[(None, None)] * problem.dim, method="highs")
+            if r.status != 0:
+                return False if r.status == 3 else True
+            vals.append(sgn * r.fun)
+        if abs(vals[0] + vals[1]) > 1e-9 * scale * np.linalg.norm(c):
+            # min = vals[0], max = -vals[1]
+            return False
+    return True
+
+
+def _svd_unit_subspace(problem, lam, tol):
+    import mpmath
+    d = problem.shape[0]
+    L = mpmath.matrix(d, d)
+    for j in range(problem.m):
+        lj = lam[j]
+        if lj == 0:
+            continue
+        lj = mpmath.mpf(lj.mid().str(mpmath.mp.dps, radius=False)) if isinstance(lj, arb) else mpmath.mpf(lj)
+        for a in range(d):
+            for c in range(d):
+                v = problem.rows[j][a * d + c]
+                if v:
+                    L[a, c] += lj * mpmath.mpf(v.numerator) / v.denominator
+    U, s, V = mpmath.svd_r(L)
+    ks = [i for i in range(len(s)) if abs(s[i] - 1) <= tol]
+    Uk = np.array([[float(U[a, i]) for i in ks] for a in range(d)])
+    Vk = np.array([[float(V[i, c]) for i in ks] for c in range(d)])
+    return Uk, Vk
+
+
+def nuclear_unique(problem, lam, dps: int = 60, trials: int = 2, seed: int = 0) -> bool | None:
+    """Is the nuclear-SVM solution unique?  F = {U_k Z V_kᵀ : Z ⪰ 0, linear} for the dual λ.
+    k = 1: Z is a scalar fixed by any active row with u₁ᵀA_j v₁ ≠ 0 → unique (no solver).
+    k ≥ 2: maximise/minimise random linear functionals of Z over F (float SDP, Clarabel); a spread
+    above 1e-6 means not unique. None when the test could not run."""
+    import cvxpy as cp
+    Uk, Vk = _svd_unit_subspace(problem, lam, 10.0 ** (-(dps // 2)))
+    k = Uk.shape[1]
+    if k == 0:
+        return None
+    d = problem.shape[0]
+    A = np.array([[float(a) for a in r] for r in problem.rows])
+    b = np.array([float(v) for v in problem.rhs])
+    lamf = np.array([float(v.mid()) if isinstance(v, arb) else float(v) for v in lam])
+    act = [j for j in range(problem.m) if lamf[j] > 1e-12 * max(1.0, float(np.max(lamf)))]
+    if k == 1:
+        coef = [float(Uk[:, 0] @ A[j].reshape(d, d) @ Vk[:, 0]) for j in act]
+        return True if any(abs(c) > 1e-12 for c in coef) else None
+    Z = cp.Variable((k, k), symmetric=True)
+    expr = A @ cp.vec(Uk @ Z @ Vk.T, order="C")
+    cons = [Z >> 0] + [expr[j] == b[j] if j in act else expr[j] >= b[j] for j in range(problem.m)]
+    rng = np.random.default_rng(seed)
+    for _ in range(trials):
+        Cm = rng.normal(size=(k, k))
+        Cm = Cm + Cm.T
+        vals = []
+        for sgn in (1, -1):
+            p = cp.Problem(cp.Maximize(sgn * cp.sum(cp.multiply(Cm, Z))), cons)
+            try:
+                with warnings.catch_warnings():
+                    warnings.simplefilter("ignore")
+                    p.solve(solver="CLARABEL")
+            except Exception:  # noqa: BLE001
+                return None
+            if p.status not in ("optimal", "optimal_inaccurate"):
+                return None
+            vals.append(sgn * p.value)
+        if vals[0] - vals[1] > 1e-6 * max(1.0, float(np.abs(np.asarray(Z.value)).max())) * np.linalg.norm(Cm):
+            return False
+    return True
+
+
+def distance_to_solution_set(direction, problem, dps: int = 60):
+    """Euclidean/Frobenius distance from ``direction/‖direction‖`` to ``F/‖F‖`` (F the optimal
+    set; both normalised in the SVM's own norm). ``problem`` is an ``SVMResult`` (preferred) or a
+    ``Problem``/(dataset is not accepted: solve first). Returns an arb ball (exact kinds) or an arb
+    from a float64 SDP (nuclear; accurate to ~1e-7)."""
+    from ..precision import working_precision
+    from .result import SVMResult
+    from .solve import solve_svm
+    res = problem if isinstance(problem, SVMResult) else solve_svm(problem, dps=dps)
+    prob = res.problem
+    if res.status != "optimal":
+        raise ValueError("the SVM has no optimal set (status %s)" % res.status)
+    u = flatten(direction)
+    if len(u) != prob.dim:
+        raise ValueError(f"direction has {len(u)} entries, the problem has {prob.dim}")
+    with working_precision(dps):
+        if prob.norm in ("l2", "fro"):
+            ua = [to_arb(v) for v in u]
+            nu = sum((v * v for v in ua), arb(0)).sqrt()
+            xa = [to_arb(v) for v in res.solution]
+            nx = sum((v * v for v in xa), arb(0)).sqrt()
+            return sum(((a / nu - c / nx) ** 2 for a, c in zip(ua, xa)), arb(0)).sqrt()
+        if prob.norm == "l1":
+            uq = [to_exact(v) for v in u]
+            if any(v is None for v in uq):
+                uq = [to_exact(arb(v.mid())) if v is not None else None for v in u]
+            nu = sum((abs(v) for v in uq), Fraction(0))
+            uh = [v / nu for v in uq]
+            C, e = l1_face_constraints(prob, res.duals)
+            vstar = res.objective
+            # y ∈ F/v*: C y ≥ e/v*. With x = y − û:  C x ≥ e/v* − C û
+            rhs = [ei / vstar - sum((ci * ui for ci, ui in zip(row, uh)), Fraction(0)) for row, ei in zip(C, e)]
+            out = solve_qp_exact(C, rhs)
+            if out[0] != "optimal":  # pragma: no cover - F is non-empty
+                raise RuntimeError("optimal face unexpectedly empty")
+            sq = sum((v * v for v in out[1]), Fraction(0))
+            return arb(fmpq(sq.numerator, sq.denominator)).sqrt()
+        return _nuclear_distance(prob, res, u, dps)
+
+
+def _nuclear_distance(prob, res, u, dps):
+    import cvxpy as cp
+    d = prob.shape[0]
+    C = np.array([float(to_arb(v).mid()) for v in u]).reshape(d, d)
+    nuc = np.linalg.svd(C, compute_uv=False).sum()
+    Ch = C / nuc
+    vstar = float(res.objective.mid())
+    Uk, Vk = _svd_unit_subspace(prob, res.duals, 10.0 ** (-(dps // 2)))
+    k = Uk.shape[1]
+    if k == 0:
+        W = np.array([float(v.mid()) for v in res.solution]).reshape(d, d) / vstar
+        return arb(float(np.linalg.norm(Ch - W)))
+    Z = cp.Variable((k, k), symmetric=True)
+    Wn = Uk @ Z @ Vk.T
+    A = np.array([[float(a) for a in r] for r in prob.rows])
+    b = np.array([float(v) for v in prob.rhs])
+    lam = np.array([float(v.mid()) if isinstance(v, arb) else float(v) for v in res.duals])
+    cons = [Z >> 0]
+    expr = A @ cp.vec(Wn, order="C")
+    for j in range(prob.m):
+        cons.append(expr[j] == b[j] / vstar if lam[j] > 1e-12 else expr[j] >= b[j] / vstar)
+    p = cp.Problem(cp.Minimize(cp.norm(Ch - Wn, "fro")), cons)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        p.solve(solver="CLARABEL")
+    return arb(float(p.value))
