@@ -26,6 +26,10 @@ class Loss:
         """ℓ(γ − δ) − ℓ(γ) for δ ≥ 0, accurate to relative precision when δ is tiny."""
         raise NotImplementedError
 
+    def value_d1(self, u: arb) -> tuple[arb, arb]:
+        """(ℓ(u), ℓ'(u)) together; subclasses share the transcendental work."""
+        return self.value(u), self.d1(u)
+
     def constants(self, B: arb) -> tuple[arb, arb]:
         raise NotImplementedError
 
@@ -48,6 +52,14 @@ class Logistic(Loss):
         e = (-abs(u)).exp()  # symmetric: σ(u)σ(−u) = e^{−|u|}/(1+e^{−|u|})²
         return e / (1 + e) ** 2
 
+    def value_d1(self, u):
+        # one exp of −|u|; branching keeps the balls tight (−q/(1+q) with q = e^{−u} ≫ 1 widens them)
+        if u < 0:
+            p = u.exp()
+            return p.log1p() - u, -1 / (1 + p)
+        q = (-u).exp()
+        return q.log1p(), -q / (1 + q)
+
     def excess(self, gamma, delta):
         return (delta.expm1() / (1 + gamma.exp())).log1p()
 
@@ -68,6 +80,10 @@ class Exponential(Loss):
 
     def d2(self, u):
         return (-u).exp()
+
+    def value_d1(self, u):
+        q = (-u).exp()
+        return q, -q
 
     def excess(self, gamma, delta):
         return (-gamma).exp() * delta.expm1()
