@@ -1,0 +1,129 @@
+"""mmts.lemma6 (smoothness, descent lemma): holds on the defaults; wrong constants and a too large
+step (hypothesis removed) are VIOLATED; a step above 1/L_p or a non-decreasing loss is
+NOT_APPLICABLE; the engine pieces (W recovery, rigorous spectral norms, L_p values) are right."""
+import random
+from fractions import Fraction
+
+import numpy as np
+import pytest
+from flint import arb, arb_mat
+
+from lemmas.mmts import lemma6
+from verify import datasets as D
+from verify.claims import run_claim
+from verify.losses import Loss
+from verify.precision import to_arb, working_precision
+from verify.smoothness import key_matrix, smoothness_constant, spectral_norm, sym_spectral_norm
+
+
+def test_holds_on_defaults():
+    v = run_claim(lemma6.CLAIM, lemma6.default_datasets(), dps=30)
+    assert v.verdict == "HOLDS"
+    assert v.stable_digits >= 25
+    assert any("L_K" in e.quantity for e in v.evidence)  # the random-keys dataset uses the proof form
+    assert any("(25)" in e.quantity for e in v.evidence)
+
+
+@pytest.mark.parametrize("name, expected", [("mmts-fig1a", "20.75"), ("mmts-fig1b", "15.27"), ("mmts-fig1c", "61.8")])
+def test_constant_matches_the_spec(name, expected):
+    with working_precision(30):
+        Lp = smoothness_constant(D.PAPER_DATASETS[name]()).value
+    digits = len(expected.split(".")[1])
+    assert abs(Lp - to_arb(Fraction(expected))) < arb(10) ** -digits
+
+
+def test_key_matrix_recovery():
+    assert key_matrix(D.mmts_fig1a()) == ((1, 0, 0), (0, 1, 0), (0, 0, 0))
+    assert key_matrix(D.random_dataset(n=2, T=4, d=3, seed=0, keys=True)) is None  # K not of the form XW
+    W1 = key_matrix(lemma6.scaled_key_dataset(0, 1))
+    W10 = key_matrix(lemma6.scaled_key_dataset(0, 10))
+    assert W10 == tuple(tuple(10 * x for x in row) for row in W1)  # X → cX, W → cW
+
+
+def test_wrong_constant_x_squared_is_violated():
+    data = lemma6.scaled_key_dataset(0, 10)
+    with working_precision(30) as prec:
+        good = lemma6.evaluate(data, prec, descent_loss=None)
+        bad = lemma6.evaluate(data, prec, descent_loss=None, x_power=2)
+    assert good.decide() == "HOLDS"
+    assert bad.decide() == "VIOLATED"
+
+
+def test_wrong_constant_without_w_is_violated():
+    data = lemma6.scaled_key_dataset(0, 10)
+    with working_precision(30) as prec:
+        bad = lemma6.evaluate(data, prec, descent_loss=None, w_power=0)
+    assert bad.decide() == "VIOLATED"
+
+
+def test_step_above_one_over_lp_is_not_applicable():
+    data = lemma6.lemma6_tight()
+    with working_precision(30) as prec:
+        Lp = smoothness_constant(data).value
+        out = lemma6.evaluate(data, prec, eta=2 / Lp)
+    assert out.decide() == "NOT_APPLICABLE"
+    assert any("η ≤ 1/L_p" in h.name and not h.met for h in out.hypotheses)
+
+
+def test_descent_with_too_large_step_is_violated():
+    """Spec: on X = [(1.3,1),(−0.4,0)], v = e₂ the descent inequality fails for η of a few hundred/L_p."""
+    data = lemma6.lemma6_tight()
+    with working_precision(30) as prec:
+        Lp = smoothness_constant(data).value
+        out = lemma6.evaluate(data, prec, losses=(), eta=400 / Lp, enforce_step=False, steps=50)
+    assert out.decide() == "VIOLATED"
+    descent = next(e for e in out.evidence if "(25)" in e.quantity)
+    assert descent.decide() is False
+
+
+def test_moderately_large_step_still_descends():
+    """η = 2/L_p breaks the hypothesis but, L_p being loose, (25) itself still holds."""
+    data = lemma6.lemma6_tight()
+    with working_precision(30) as prec:
+        Lp = smoothness_constant(data).value
+        out = lemma6.evaluate(data, prec, losses=(), eta=2 / Lp, enforce_step=False, steps=50)
+    assert out.decide() == "HOLDS"
+
+
+class Square(Loss):
+    """(u − 1)²: not decreasing on [−B, B] once B > 1 — Assumption A fails."""
+
+    name = "square"
+
+    def value(self, u):
+        return (u - 1) ** 2
+
+    def d1(self, u):
+        return 2 * (u - 1)
+
+    def d2(self, u):
+        return arb(2)
+
+    def constants(self, B):
+        return arb(2), 2 * (B + 1)
+
+
+def test_non_decreasing_loss_is_not_applicable():
+    data = lemma6.lemma6_tight().replace(v=[0, 3])  # B = 3
+    with working_precision(30) as prec:
+        out = lemma6.evaluate(data, prec, losses=(Square(),), descent_loss=None)
+    assert out.decide() == "NOT_APPLICABLE"
+    assert "Assumption A" in out.hypotheses[0].name
+
+
+def test_spectral_norms_are_enclosures():
+    rng = random.Random(0)
+    with working_precision(40):
+        for trial in range(20):
+            n = rng.randint(1, 5)
+            A = [[Fraction(rng.randint(-9, 9), rng.randint(1, 5)) for _ in range(n)] for _ in range(n)]
+            S = [[A[i][j] + A[j][i] for j in range(n)] for i in range(n)]
+            if trial % 3 == 0:  # repeated eigenvalues: diag with a cluster
+                S = [[Fraction(int(i == j) * (1 if i < 2 else 0)) for j in range(n)] for i in range(n)]
+            ref = max(abs(np.linalg.eigvalsh(np.array(S, dtype=float))), default=0.0)
+            got = sym_spectral_norm(arb_mat([[to_arb(x) for x in row] for row in S]))
+            assert got.rad() < 1e-30 * max(1.0, ref)
+            assert abs(float(got.mid()) - ref) < 1e-9 * max(1.0, ref)
+            cols = rng.randint(1, 4)
+            M = [[Fraction(rng.randint(-9, 9), 7) for _ in range(cols)] for _ in range(n)]
+            assert abs(float(spectral_norm(M).mid()) - np.linalg.norm(np.array(M, dtype=float), 2)) < 1e-9

@@ -1,0 +1,235 @@
+"""Smoothness of L(p): the constant L_p of mmts (6)/(24), and rigorous spectral norms.
+
+mmts Lemma 6 bounds the Hessian of L(p) = (1/n) Σ_i ℓ(γ_iᵀ S(K_i p)), keys K_i = X_i W, by
+
+    L_p := (1/n) Σ_i ( M₀ ‖v‖² ‖W‖² ‖X_i‖⁴ + 3 M₁ ‖v‖ ‖W‖² ‖X_i‖³ )        (6)/(24)
+
+with spectral norms and (M₀, M₁) the Assumption-A constants of ℓ on [−B, B], B = max_{i,t}|γ_it|.
+The same number fixes the step of GD in mmts (3), Theorems 2–3 and Lemma 1's experiments, so it
+lives here and not in one claim module.
+
+Our ``Dataset`` stores the keys (``data.K``, default X, i.e. W = I), not W. ``key_matrix`` recovers
+W exactly: it solves the stacked system X W = K over the rationals and returns the minimum-norm
+solution W = X⁺K (it has the least spectral norm among all solutions, so the constant is the best
+the formula allows), or None when K is not of the form X W. In that case ``smoothness_constant``
+uses the quantity the proof actually bounds, ‖K_i‖ in place of ‖W‖‖X_i‖ (‖K_i‖ ≤ ‖X_i‖‖W‖ is the
+only place W enters the proof, (28)–(29)):
+
+    L_K := (1/n) Σ_i ( M₀ ‖v‖² ‖X_i‖² ‖K_i‖² + 3 M₁ ‖v‖ ‖X_i‖ ‖K_i‖² )    (≤ L_p whenever K = XW).
+
+Spectral norms are enclosed rigorously: a rational matrix M gives ‖M‖₂² = λ_max(MᵀM), and a
+symmetric ball matrix H gives ‖H‖₂ = max_j |λ_j(H)|, both from arb's certified eigenvalue
+enclosures (``acb_mat.eig(multiple=True)``, which also covers repeated eigenvalues); if arb cannot
+isolate the spectrum, the interval [0, ‖H‖_F] is returned (still a valid enclosure).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from fractions import Fraction
+
+import flint
+from flint import acb_mat, arb, arb_mat, fmpq, fmpq_mat
+
+from .data import Dataset
+from .losses import Loss, get_loss
+from .precision import to_arb
+
+
+# ----- rigorous norms ----------------------------------------------------------------------------
+def norm_upper(vec) -> arb:
+    """An exact upper bound on ‖vec‖₂ (safe when entries are balls around 0, where sqrt gives NaN)."""
+    tot = sum((arb(abs(x).upper()) ** 2 for x in vec), arb(0))
+    return arb(tot.sqrt().upper())
+
+
+def _frobenius(H: arb_mat) -> arb:
+    """An exact upper bound on ‖H‖_F (valid when entries are balls around 0)."""
+    tot = sum((arb(abs(H[i, j]).upper()) ** 2 for i in range(H.nrows()) for j in range(H.ncols())), arb(0))
+    return arb(tot.sqrt().upper())
+
+
+def _enclose(lo: arb, hi: arb) -> arb:
+    """The ball [lo.lower, hi.upper]."""
+    a, b = lo.lower(), hi.upper()
+    return (a + b) / 2 + arb(0, ((b - a) / 2).upper())
+
+
+def _ldl_positive(S: arb_mat) -> bool:
+    """True when the symmetric ball matrix S is certainly positive definite (LDLᵀ, pivots > 0)."""
+    n = S.nrows()
+    L = [[arb(0)] * n for _ in range(n)]
+    D = [arb(0)] * n
+    for k in range(n):
+        dk = S[k, k] - sum((L[k][j] ** 2 * D[j] for j in range(k)), arb(0))
+        if not dk > 0:
+            return False
+        D[k] = dk
+        for i in range(k + 1, n):
+            L[i][k] = (S[i, k] - sum((L[i][j] * L[k][j] * D[j] for j in range(k)), arb(0))) / dk
+    return True
+
+
+def _spectral_norm_ldl(H: arb_mat) -> arb:
+    """‖H‖₂ enclosed without isolating eigenvalues (clusters, e.g. repeated 0 or 1).
+
+    Lower end: the Rayleigh quotient |xᵀHx|/xᵀx at an approximate top eigenvector x (any x gives a
+    valid lower bound). Upper end: the least μ on a short geometric ladder above the approximate
+    norm for which μI − H and μI + H are both certified positive definite; failing that (e.g. H is
+    a matrix of balls around 0), ‖H‖_F."""
+    import mpmath
+
+    n = H.nrows()
+    fro = _frobenius(H)
+    if fro == 0:
+        return arb(0)
+    mids = mpmath.matrix([[mpmath.mpf(H[i, j].mid().str(mpmath.mp.dps + 5, radius=False)) for j in range(n)]
+                          for i in range(n)])
+    E, Q = mpmath.eigsy(mids)
+    k = max(range(n), key=lambda j: abs(E[j]))
+    x = [arb(mpmath.nstr(Q[i, k], mpmath.mp.dps + 5)) for i in range(n)]
+    xm = arb_mat([[xi] for xi in x])
+    rq = abs((xm.transpose() * H * xm)[0, 0]) / sum((xi * xi for xi in x), arb(0))
+    lo = arb(max(rq.lower(), arb(0))) if rq.is_finite() else arb(0)
+    est = arb(mpmath.nstr(abs(E[k]), mpmath.mp.dps + 5))
+    I = arb_mat([[int(i == j) for j in range(n)] for i in range(n)])
+    for shift in range(16, flint.ctx.prec, 24):  # relative slack 2^(16−prec), 2^(40−prec), …
+        eps = arb(2) ** (shift - flint.ctx.prec)
+        mu = arb((est * (1 + eps) + fro * eps).upper())
+        if _ldl_positive(mu * I - H) and _ldl_positive(mu * I + H):
+            return _enclose(lo, mu)
+    return _enclose(lo, fro)
+
+
+def sym_spectral_norm(H: arb_mat) -> arb:
+    """A ball containing ‖H‖₂ = max_j |λ_j(H)| for a symmetric (ball) matrix H."""
+    n = H.nrows()
+    if n == 0:
+        return arb(0)
+    try:
+        eigs = acb_mat(H).eig(multiple=True)
+        best = abs(eigs[0])  # |λ| of a complex ball: a real ball (imaginary parts are ~0)
+        for e in eigs[1:]:
+            best = best.max(abs(e))
+        if best.is_finite():
+            return best
+    except ValueError:  # arb could not isolate the spectrum (clusters): certify by LDLᵀ instead
+        pass
+    return _spectral_norm_ldl(H)
+
+
+def spectral_norm(rows) -> arb:
+    """‖M‖₂ of a matrix given as rows (exact Fractions or arb balls), as a ball."""
+    M = arb_mat([[to_arb(x) if not isinstance(x, arb) else x for x in row] for row in rows])
+    G = M.transpose() * M
+    lam = sym_spectral_norm(G)
+    lo = arb(max(lam.lower(), arb(0)))
+    return _enclose(lo.sqrt(), arb(lam.upper()).sqrt())
+
+
+# ----- the key-query matrix W behind the keys ----------------------------------------------------
+def _fmpq_mat(rows) -> fmpq_mat:
+    return fmpq_mat([[fmpq(Fraction(x).numerator, Fraction(x).denominator) for x in row] for row in rows])
+
+
+def key_matrix(data: Dataset):
+    """The minimum-norm exact W (d × d_k, Fractions) with K_i = X_i W for every i, or None.
+
+    W = I when the dataset has no keys. Otherwise W = X⁺K with X, K stacked over all sequences,
+    computed in exact rationals from a rank factorisation X = C R (R: a basis of the row space)."""
+    d = data.d
+    if data.K is None:
+        return tuple(tuple(Fraction(int(i == j)) for j in range(d)) for i in range(d))
+    Xs = [row for seq in data.X for row in seq]
+    Ks = [row for seq in data.K for row in seq]
+    dk = len(Ks[0])
+    X = _fmpq_mat(Xs)
+    K = _fmpq_mat(Ks)
+    R_full, r = X.rref()
+    if r == 0:  # X = 0: only K = 0 is of the form X W, with W = 0
+        if all(x == 0 for row in Ks for x in row):
+            return tuple(tuple(Fraction(0) for _ in range(dk)) for _ in range(d))
+        return None
+    R = fmpq_mat([[R_full[i, j] for j in range(d)] for i in range(r)])
+    Rt = R.transpose()
+    C = X * Rt * (R * Rt).inv()
+    Xpinv = Rt * (R * Rt).inv() * (C.transpose() * C).inv() * C.transpose()
+    W = Xpinv * K
+    if X * W != K:
+        return None
+    return tuple(tuple(Fraction(int(W[i, j].p), int(W[i, j].q)) for j in range(dk)) for i in range(d))
+
+
+# ----- the constant -----------------------------------------------------------------------------
+@dataclass
+class SmoothnessConstant:
+    """L_p of (6)/(24) (``value``) with every ingredient, for reports."""
+
+    value: arb
+    form: str  # "W" (keys = X W, W recovered) or "K" (keys not of the form X W: ‖K_i‖ used)
+    loss: str
+    M0: arb
+    M1: arb
+    B: Fraction
+    norm_v: arb
+    norm_W: arb | None
+    norms_X: list = field(default_factory=list)
+    norms_K: list = field(default_factory=list)
+    proof_form: arb | None = None  # L_K (always computed; ≤ value when form == "W")
+
+    def describe(self) -> str:
+        base = f"{self.loss}: M₀ = {_s(self.M0)}, M₁ = {_s(self.M1)} on [−B, B], B = {_s(to_arb(self.B))}; ‖v‖ = {_s(self.norm_v)}"
+        if self.form == "W":
+            return base + f", ‖W‖₂ = {_s(self.norm_W)} (W = X⁺K recovered exactly)"
+        return base + "; keys are not of the form X W: ‖W‖‖X_i‖ replaced by ‖K_i‖ (the proof's quantity)"
+
+
+def _s(x, digits: int = 8) -> str:
+    from .precision import to_decimal_string
+
+    return to_decimal_string(x, digits)
+
+
+def score_bound(data: Dataset) -> Fraction:
+    """B = max_{i,t} |γ_it| (ℓ is only evaluated on [−B, B])."""
+    return max(abs(g) for row in data.scores for g in row)
+
+
+def smoothness_constant(data: Dataset, loss: Loss | str = "logistic", x_power: int = 4,
+                        w_power: int = 2) -> SmoothnessConstant:
+    """L_p of (6)/(24) at the current working precision.
+
+    ``x_power``/``w_power`` are the exponents of ‖X_i‖ in the first term and of ‖W‖ (4 and 2 in the
+    paper; the second term carries ‖X_i‖^(x_power − 1)); they exist so that tests can feed the check
+    a wrong constant."""
+    ell = get_loss(loss)
+    B = score_bound(data)
+    M0, M1 = ell.constants(to_arb(B))
+    norm_v = sum((to_arb(x) ** 2 for x in data.v), arb(0)).sqrt()
+    norms_X = [spectral_norm(seq) for seq in data.X]
+    keys = data.keys()
+    norms_K = [spectral_norm(seq) for seq in keys]
+    W = key_matrix(data)
+    n = data.n
+    proof = sum(
+        (M0 * norm_v**2 * nx**2 * nk**2 + 3 * M1 * norm_v * nx * nk**2 for nx, nk in zip(norms_X, norms_K)),
+        arb(0),
+    ) / n
+    if W is not None:
+        norm_W = spectral_norm(W)
+        value = sum(
+            (M0 * norm_v**2 * norm_W**w_power * nx**x_power + 3 * M1 * norm_v * norm_W**w_power * nx ** (x_power - 1)
+             for nx in norms_X),
+            arb(0),
+        ) / n
+        form = "W"
+    else:
+        norm_W = None
+        # ‖W‖^w ‖X_i‖^x  →  ‖K_i‖^w ‖X_i‖^(x−w)   (equal powers of the key factor, as in the proof)
+        value = sum(
+            (M0 * norm_v**2 * nk**w_power * nx ** (x_power - w_power)
+             + 3 * M1 * norm_v * nk**w_power * nx ** (x_power - 1 - w_power)
+             for nx, nk in zip(norms_X, norms_K)),
+            arb(0),
+        ) / n
+        form = "K"
+    return SmoothnessConstant(value, form, ell.name, M0, M1, B, norm_v, norm_W, norms_X, norms_K, proof)
