@@ -97,14 +97,15 @@ class LinearLogitModel:
 
     def states(self, theta) -> list[SampleState]:
         out = []
-        for a, g in zip(self.logits(theta), self.gamma):
+        for i, (a, g) in enumerate(zip(self.logits(theta), self.gamma)):
             r = max(range(self.T), key=lambda t: a[t].mid())
             ar, gr = a[r], g[r]
+            dev = self._dev[i][r]  # γ_t − γ_r from the exact scores: equal scores give exactly 0
             e = [(a[t] - ar).exp() if t != r else arb(1) for t in range(self.T)]
             Z = sum(e[1:], e[0])
             s = [x / Z for x in e]
-            md = sum((s[t] * (g[t] - gr) for t in range(self.T) if t != r), arb(0))
-            c = [s[t] * ((g[t] - gr) - md) if t != r else -s[r] * md for t in range(self.T)]
+            md = sum((s[t] * dev[t] for t in range(self.T) if t != r), arb(0))
+            c = [s[t] * (dev[t] - md) if t != r else -s[r] * md for t in range(self.T)]
             out.append(SampleState(r, s, md, gr + md, c))
         return out
 

@@ -83,6 +83,9 @@ class Evidence:
     def decide(self) -> bool | None:
         if self.holds is not None or self.relation == "~":
             return self.holds
+        if _is_exact(self.value) and _is_exact(self.bound):  # exact data: decide exactly
+            a, b = Fraction(self.value), Fraction(self.bound)
+            return {"<": a < b, "<=": a <= b, ">": a > b, ">=": a >= b, "==": a == b}[self.relation]
         a, b = _as_arb(self.value), _as_arb(self.bound)
         ops = {
             "<": (lambda: a < b, lambda: a >= b),
@@ -102,7 +105,10 @@ class Evidence:
         """bound − value for ≤/<, value − bound for ≥/>, |value − bound| for ==."""
         if self.relation == "~" or self.bound is None:
             return None
-        a, b = _as_arb(self.value), _as_arb(self.bound)
+        if _is_exact(self.value) and _is_exact(self.bound):
+            a, b = Fraction(self.value), Fraction(self.bound)
+        else:
+            a, b = _as_arb(self.value), _as_arb(self.bound)
         if self.relation in ("<", "<="):
             return b - a
         if self.relation in (">", ">="):
@@ -121,6 +127,10 @@ class Evidence:
             "holds": self.decide(),
             **({"note": self.note} if self.note else {}),
         }
+
+
+def _is_exact(x) -> bool:
+    return isinstance(x, (int, Fraction)) and not isinstance(x, bool)
 
 
 def _as_arb(x):
@@ -282,6 +292,10 @@ def _stabilise(claim: Claim, low: Outcome, high: Outcome | None, dps: int) -> in
     digits = []
     for k, ev in enumerate(low.evidence):
         if isinstance(ev.value, (bool, str)) or ev.residual:
+            continue
+        if _is_exact(ev.value):  # exact rationals: every digit is stable
+            ev.stable_digits = dps
+            digits.append(dps)
             continue
         d = certified_digits(_as_arb(ev.value), cap=dps) if not isinstance(ev.value, float) else 15
         if high is not None and k < len(high.evidence) and high.evidence[k].quantity == ev.quantity:

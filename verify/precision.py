@@ -133,10 +133,15 @@ def certainly(cmp: bool) -> bool:
 
 def to_decimal_string(x, digits: int) -> str:
     """A decimal string with ``digits`` significant digits (exact values print exactly when short)."""
-    if isinstance(x, Fraction):
-        x = to_arb(x)
     if isinstance(x, int):
         return str(x)
+    if isinstance(x, Fraction):  # exact: round once, at enough precision for the digits asked
+        old = flint.ctx.prec
+        flint.ctx.dps = digits + 10
+        try:
+            return to_decimal_string(to_arb(x), digits)
+        finally:
+            flint.ctx.prec = old
     if not isinstance(x, arb):
         return str(x)
     if not x.is_finite():
