@@ -1,0 +1,652 @@
+"""The max-margin solution as a global descent direction, and certified "no stationary point" evidence.
+
+Shared by mmts Lemma 4 / Theorem 2 and tfsvm Lemma 9 / Theorem 3 (the same argument in the
+parameterisations ``p`` and ``W``). With features F_it (keys k_it for ``p``, vec(x_it z_iᵀ) for ``W``),
+θ ∈ ℝ^D, s_i = S(F_i θ), φ_i = γ_iᵀ s_i and the exact max-margin solution q = p^mm (or vec W^mm) of
+the SVM on the optimal tokens, with exact margins m_it := (F_{i,opt} − F_it)ᵀ q ≥ 1:
+
+* covariance identity (mmts §1.3, DERIVED, valid for every dataset):
+
+      ⟨∇L(θ), q⟩ = (1/n) Σ_i ℓ'(φ_i) Σ_{t≠opt} s_it m_it (φ_i − γ_it),
+      φ_i − γ_it = Σ_u s_iu (γ_iu − γ_it)                       (exact score differences: no cancellation);
+
+* Assumption B (B.2 in tfsvm: every non-optimal score equals γ̲_i < γ_{i,opt}, gap Δ_i) gives
+  φ_i − γ_it = s_{i,opt} Δ_i, hence the derived bound of mmts Lemma 4 / tfsvm Lemma 9
+
+      −⟨∇L(θ), q⟩ = (1/n) Σ_i |ℓ'(φ_i)| Δ_i s_{i,opt} Σ_{t≠opt} s_it m_it
+                  ≥ (1/n) Σ_i |ℓ'(φ_i)| Δ_i s_{i,opt} (1 − s_{i,opt})       (m_it ≥ 1),
+
+  with equality iff every non-optimal token is a support token (always for T = 2);
+* tfsvm B.1 (every non-optimal token a support token, m_it = 1): −⟨∇L, q⟩ = (1/n) Σ|ℓ'| s_opt δ_i,
+  δ_i = Σ_{t≠opt} s_it (γ_opt − γ_it) ≥ (1 − s_opt) min_t (γ_opt − γ_it).
+
+``descent_terms`` evaluates ⟨∇L(θ), q⟩ by the covariance identity in its pairwise form with exact
+rational products (nothing specific to Assumption B; certified and cancellation-free under B) and,
+as an independent cross-check, with the engine's closed-form gradient, plus the bound, all in arb
+balls; ``slack`` is the exact-structure difference −⟨∇L, q⟩ − c·bound =
+(1/n) Σ |ℓ'| Δ s_opt Σ_t s_t (m_t − c) (an algebraic identity under B), whose sign is certain
+termwise when c ≤ min m_t — that settles the tie "ratio = 1" (attained for T = 2) that a ball
+comparison of two equal numbers never can. ``ball_lower_bound`` turns the bound into a certified positive lower bound of ‖∇L(θ)‖ on the
+whole ball ‖θ‖ ≤ R, which is what "no finite stationary point" means quantitatively.
+"""
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, field
+from fractions import Fraction
+
+from flint import arb
+
+from .attention import LinearLogitModel, SampleState, dot, features
+from .claims import Evidence, Figure, Series
+from .data import Dataset
+from .losses import get_loss
+from .precision import to_arb
+
+SVM_KIND = {"p": "p", "W": "W"}
+#: ‖θ‖_∞ of the probe points (0 and 0.1 … 1000: from uniform attention to 1 − s ≈ e^{−1000}).
+PROBE_SCALES = ("0", "1/10", "1/3", "1", "2", "3", "5", "10", "20", "30", "100", "300", "1000")
+
+
+# ----- hypotheses --------------------------------------------------------------------------------
+@dataclass
+class AssumptionB:
+    met: bool
+    detail: str
+    gaps: tuple = ()  # Δ_i = γ_{i,opt} − γ̲_i (exact) when met
+    opt: tuple = ()
+
+
+def assumption_b(data: Dataset) -> AssumptionB:
+    """mmts Assumption B (= tfsvm B.2), decided exactly on the rational scores: a unique optimal
+    token and one common non-optimal score γ̲_i < γ_{i,opt} in every sequence."""
+    opts = data.optimal_tokens()
+    gaps, bad = [], []
+    for i, (g, o) in enumerate(zip(data.scores, opts)):
+        if len(o) != 1:
+            bad.append(f"sequence {i}: optimal token tied between {list(o)}")
+            continue
+        rest = {g[t] for t in range(len(g)) if t != o[0]}
+        if len(rest) != 1:
+            vals = sorted(rest)
+            spread = vals[-1] - vals[0]
+            bad.append(f"sequence {i}: non-optimal scores differ (spread {float(spread):.3g}: {', '.join(str(x) for x in vals[:4])}{'…' if len(vals) > 4 else ''})")
+            continue
+        gaps.append(g[o[0]] - rest.pop())
+    if bad:
+        return AssumptionB(False, "; ".join(bad[:3]) + ("; …" if len(bad) > 3 else "") +
+                           " (B is an exact equality: rounded data fails it)")
+    opt = tuple(o[0] for o in opts)
+    return AssumptionB(True, "exact: common non-optimal score in every sequence, gaps Δ_i = " +
+                       ", ".join(str(x) for x in gaps), tuple(gaps), opt)
+
+
+def assumption_b1(svm_result) -> tuple[bool, str]:
+    """tfsvm B.1: every non-optimal token is a support token of the GMM (margins exactly 1; the
+    SVM solution is exact rational, so "= 1" is decided exactly)."""
+    prob = svm_result.problem
+    x = svm_result.solution
+    off = [prob.index[j] for j in range(prob.m)
+           if sum((a * b for a, b in zip(prob.rows[j], x)), Fraction(0)) != prob.rhs[j]]
+    if off:
+        return False, f"non-support tokens (margin > 1): {off[:6]}{'…' if len(off) > 6 else ''}"
+    return True, "every non-optimal token has margin exactly 1"
+
+
+def gmm(data: Dataset, param: str = "p", dps: int = 60):
+    """The exact SVM of the optimal tokens (``verify.svm``): ATT-SVM for ``p``, Att-SVM for ``W``."""
+    from .svm import solve_svm
+
+    return solve_svm(data, SVM_KIND[param], "opt", dps, check_unique=False)
+
+
+def exact_margins(feats, opt, q) -> list[list[Fraction | None]]:
+    """m_it = (F_{i,opt} − F_it)ᵀ q exactly (None at t = opt)."""
+    out = []
+    for Fi, o in zip(feats, opt):
+        row = []
+        for t, f in enumerate(Fi):
+            row.append(None if t == o else sum(((a - b) * c for a, b, c in zip(Fi[o], f, q)), Fraction(0)))
+        out.append(row)
+    return out
+
+
+# ----- softmax states with exact score differences ----------------------------------------------
+def exact_states(model: LinearLogitModel, theta) -> list[SampleState]:
+    """``model.states`` with the score differences γ_t − γ_r taken from the exact rationals.
+
+    ``LinearLogitModel.states`` forms dev_t = γ_t − γ_r from arb balls of the scores; for equal
+    scores that are not binary fractions (0.9 − 0.9) this is a ball [0 ± 10^-dps] instead of an exact
+    0, and when the softmax is saturated on a non-optimal token that radius times s_t swamps the true
+    md ~ s_opt (observed: ⟨∇L, p^mm⟩ = [± 1e-76] where the value is −1e-146). Exact differences keep
+    every c_t = s_t(γ_t − φ) to full relative accuracy."""
+    ex = model._exact_scores
+    out = []
+    for a, g, gx in zip(model.logits(theta), model.gamma, ex):
+        T = model.T
+        r = max(range(T), key=lambda t: a[t].mid())
+        ar = a[r]
+        e = [(a[t] - ar).exp() if t != r else arb(1) for t in range(T)]
+        Z = sum(e[1:], e[0])
+        s = [x / Z for x in e]
+        dev = [to_arb(gx[t] - gx[r]) for t in range(T)]
+        md = sum((s[t] * dev[t] for t in range(T) if t != r and gx[t] != gx[r]), arb(0))
+        c = [s[t] * (dev[t] - md) if t != r else -s[r] * md for t in range(T)]
+        out.append(SampleState(r, s, md, g[r] + md, c))
+    return out
+
+
+# ----- the quantities at one point ---------------------------------------------------------------
+@dataclass
+class DescentTerms:
+    inner: arb          # ⟨∇L(θ), q⟩ by the pairwise covariance form (certified, cancellation-free)
+    engine: arb         # ⟨∇L(θ), q⟩ from the engine's closed-form gradient (independent cross-check)
+    bound: arb | None   # (c/n) Σ |ℓ'(φ_i)| Δ_i s_opt (1 − s_opt)   (Assumption B only)
+    slack: arb | None   # −inner − bound, formed termwise: (1/n)Σ|ℓ'|Δ s_opt Σ_t s_t (m_t − c)
+    sopt_off: arb       # min_i s_opt (1 − s_opt) (how saturated)
+    grad_norm: arb      # ‖∇L(θ)‖ (engine)
+
+
+class PairTable:
+    """Exact products P_i,tu = (γ_it − γ_iu)((F_it − F_iu)ᵀ q) for t < u, zeros dropped (per model, q)."""
+
+    def __init__(self, model: LinearLogitModel, q):
+        ex, F = model._exact_scores, model._exact_feats
+        self.rows = []
+        for g, Fi in zip(ex, F):
+            b = [sum((Fraction(a) * Fraction(c) for a, c in zip(f, q)), Fraction(0)) for f in Fi]
+            pairs = []
+            for t in range(len(g)):
+                for u in range(t + 1, len(g)):
+                    prod = (g[t] - g[u]) * (b[t] - b[u])
+                    if prod != 0:
+                        pairs.append((t, u, to_arb(prod)))
+            self.rows.append(pairs)
+
+
+def descent_terms(model: LinearLogitModel, q, margins, theta, gaps=None, factor=1, pairs: PairTable | None = None
+                  ) -> DescentTerms:
+    """⟨∇L(θ), q⟩ at θ (arb balls), two independent ways:
+
+    * ``inner`` — the covariance identity ⟨∇L, q⟩ = (1/n)Σ_i ℓ'(φ_i) Cov_{s_i}(γ_i, F_i q) with the
+      pairwise form Cov_s(γ, b) = Σ_{t<u} s_t s_u (γ_t − γ_u)(b_t − b_u) and the products taken exactly
+      from the rational data: pairs with an exactly zero product drop out, so under Assumption B (B.2:
+      equal non-optimal scores) or tfsvm B.1 (equal non-optimal logits along q) every remaining term has
+      the same sign and no cancellation occurs — the sign is certified at any saturation;
+    * ``engine`` — the engine's closed-form gradient (``LinearLogitModel.grad`` on ``exact_states``)
+      dotted with q; it cancels terms of size s_r·s_t that are exponentially larger than the result
+      when a non-optimal token dominates and its ball may then straddle 0: a cross-check, not the value.
+
+    ``gaps`` (Assumption B) enables the bound and its exact-structure slack; ``factor`` multiplies the
+    bound (tests feed a wrong constant through it)."""
+    theta = [x if isinstance(x, arb) else to_arb(Fraction(x)) for x in theta]
+    states = exact_states(model, theta)
+    g = model.grad(theta, states)
+    qa = [to_arb(Fraction(x)) for x in q]
+    engine = dot(g, qa)
+    pairs = pairs or PairTable(model, q)
+    n, T = model.n, model.T
+    inner, bound, slack = arb(0), arb(0), arb(0)
+    min_so = None
+    fac = Fraction(factor)
+    for i, st in enumerate(states):
+        o = model.opt[i]
+        lp = model.loss.d1(st.phi)
+        s = st.s
+        cov = sum((s[t] * s[u] * P for t, u, P in pairs.rows[i]), arb(0))
+        inner += lp * cov
+        off = sum((s[t] for t in range(T) if t != o), arb(0))
+        so = s[o] * off
+        if min_so is None or so.mid() < min_so.mid():
+            min_so = so
+        if gaps is not None:
+            D = to_arb(gaps[i])
+            bound += (-lp) * D * so
+            slack += (-lp) * D * s[o] * sum((s[t] * to_arb(margins[i][t] - fac) for t in range(T) if t != o), arb(0))
+    inner /= n
+    gn = dot(g, g).sqrt()
+    if gaps is None:
+        return DescentTerms(inner, engine, None, None, min_so, gn)
+    return DescentTerms(inner, engine, to_arb(fac) * bound / n, slack / n, min_so, gn)
+
+
+def engine_agreement(dt: DescentTerms, tol: arb) -> tuple[bool, arb | None]:
+    """(consistent, relative deviation or None): the engine ball must contain a value within ``tol``
+    (relative) of the pairwise value; the deviation is reported only where the engine is sharp."""
+    a, b = dt.engine, dt.inner
+    consistent = not (abs(a - b) > abs(b) * tol + 0) if b != 0 else True
+    if a.rad() <= abs(a.mid()) * tol and b != 0:
+        return consistent, abs(arb(a.mid()) - arb(b.mid())) / abs(b)
+    return consistent, None
+
+
+# ----- adversarial probe points -----------------------------------------------------------------
+def probe_directions(feats, opt, q, extra=(), count: int = 6, seed: int = 0) -> list[tuple[str, tuple]]:
+    """Labelled exact directions: ±q (aligned / anti-aligned), ±(F_t − F_opt) (selects a non-optimal
+    token / splits mass), ±F_t, seeded random ones, and ``extra`` (e.g. other SVM directions)."""
+    D = len(q)
+    out: list[tuple[str, tuple]] = []
+
+    def add(label, d):
+        d = tuple(Fraction(x) for x in d)
+        if any(d) and all(d != e for _, e in out):
+            out.append((label, d))
+
+    add("+q (max-margin direction)", q)
+    add("−q (anti-aligned)", tuple(-x for x in q))
+    for label, d in extra:
+        add(label, d)
+    for i, (Fi, o) in enumerate(zip(feats, opt)):
+        for t, f in enumerate(Fi):
+            if t == o:
+                continue
+            diff = tuple(a - b for a, b in zip(f, Fi[o]))
+            add(f"selects token {t} of sequence {i} (F_t − F_opt)", diff)
+            add(f"−(F_t − F_opt), sequence {i}, token {t}", tuple(-x for x in diff))
+        for t, f in enumerate(Fi):
+            add(f"+F_{i},{t}", f)
+            add(f"−F_{i},{t}", tuple(-x for x in f))
+    rng = random.Random(seed)
+    for k in range(count):
+        add(f"random {k}", tuple(Fraction(rng.randint(-100, 100), 37) for _ in range(D)))
+    # a mixture between the max-margin direction and a non-optimal selection (ridge region)
+    if len(out) > 2:
+        for label, d in list(out[2:5]):
+            add("q + ½·(" + label + ")", tuple(a + Fraction(1, 2) * b for a, b in zip(q, d)))
+    return out
+
+
+def scaled_point(direction, scale) -> tuple:
+    """direction · scale / ‖direction‖_∞ (exact rationals, so a probe replays exactly)."""
+    m = max(abs(x) for x in direction)
+    c = Fraction(scale) / m
+    return tuple(x * c for x in direction)
+
+
+def other_selection_directions(data: Dataset, param: str, dps: int = 60, limit: int = 27):
+    """Max-margin directions of feasible selections α ≠ opt (the LMM-type rays where Lemma 4 fails
+    without Assumption B), when T^n ≤ ``limit``."""
+    import itertools
+
+    from .svm import build_problem
+    from .svm.exact import solve_qp_exact
+
+    n, T = data.n, data.T
+    if T ** n > limit:
+        return []
+    opt = tuple(o[0] for o in data.optimal_tokens())
+    out = []
+    for alpha in itertools.product(range(T), repeat=n):
+        if alpha == opt:
+            continue
+        prob = build_problem(data, SVM_KIND[param], alpha)
+        res = solve_qp_exact(prob.rows, prob.rhs)  # exact rational active set; only a probe direction
+        if res[0] == "optimal":
+            out.append((f"max-margin direction of α = {alpha}", tuple(res[1])))
+    return out
+
+
+# ----- ‖∇L‖ bounded away from 0 on balls --------------------------------------------------------
+def ball_lower_bound(model: LinearLogitModel, q, R, gaps) -> arb:
+    """A certified c(R) with ‖∇L(θ)‖ ≥ c(R) > 0 for every ‖θ‖₂ ≤ R, from the derived bound:
+    ‖∇L‖ ≥ −⟨∇L, q⟩/‖q‖ ≥ (1/(n‖q‖)) Σ_i min|ℓ'| Δ_i s̲_opt (1−s)̲_opt, where over the ball
+    |a_t − a_opt| ≤ R‖F_t − F_opt‖, so with x = Σ_{t≠opt} e^{a_t − a_opt}:
+    s_opt = 1/(1+x) ≥ 1/(1 + Σ e^{R D_t}), 1 − s_opt = x/(1+x) ≥ x̲/(1+x̲), x̲ = Σ e^{−R D_t};
+    min|ℓ'| over φ ∈ [min γ_i, max γ_i] by evaluating ℓ' on balls covering that interval."""
+    R = to_arb(Fraction(R))
+    total = arb(0)
+    for i, Fi in enumerate(model._exact_feats):
+        o = model.opt[i]
+        Ds = [arb(to_arb(sum(((a - b) ** 2 for a, b in zip(f, Fi[o])), Fraction(0))).sqrt().upper())
+              for t, f in enumerate(Fi) if t != o]
+        x_hi = sum(((R * D).exp() for D in Ds), arb(0))
+        x_lo = sum(((-R * D).exp() for D in Ds), arb(0))
+        s_lo = arb((1 / (1 + x_hi)).lower())
+        off_lo = arb((x_lo / (1 + x_lo)).lower())
+        g = model._exact_scores[i]
+        enc = d1_enclosure(model.loss, to_arb(min(g)), to_arb(max(g)))
+        lp_lo = enc[1] if enc is not None else arb(0)
+        total += lp_lo * to_arb(gaps[i]) * s_lo * off_lo
+    qn = arb(to_arb(sum((x * x for x in q), Fraction(0))).sqrt().upper())
+    return arb((total / (model.n * qn)).lower())
+
+
+# ----- the exact gradient at θ = 0 (uniform attention) ------------------------------------------
+def exact_gradient_at_zero(data: Dataset, param: str = "p"):
+    """At θ = 0 every s_it = 1/T exactly, so ∇L(0) = (1/n) Σ_i ℓ'(γ̄_i) (1/T) Σ_t (γ_it − γ̄_i) F_it.
+    Sequences with the same mean score γ̄ share the factor ℓ'(γ̄) exactly, so their exact vectors are
+    summed first. Returns (is_exactly_zero, {γ̄: exact vector}); when every group's vector vanishes,
+    ∇L(0) = 0 exactly — a finite stationary point (sufficient test: cancellation between groups with
+    different ℓ'(γ̄) factors is not claimed)."""
+    feats = features(data, param)
+    groups: dict = {}
+    for Fi, g in zip(feats, data.scores):
+        T = len(g)
+        mean = sum(g, Fraction(0)) / T
+        vec = [sum(((g[t] - mean) * Fi[t][j] for t in range(T)), Fraction(0)) / T for j in range(len(Fi[0]))]
+        acc = groups.setdefault(mean, [Fraction(0)] * len(vec))
+        groups[mean] = [a + b for a, b in zip(acc, vec)]
+    return all(not any(v) for v in groups.values()), groups
+
+
+# ----- fixed-step gradient descent (high-precision midpoints) ------------------------------------
+@dataclass
+class GDRun:
+    eta: arb
+    steps: list = field(default_factory=list)     # t at the checkpoints
+    norms: list = field(default_factory=list)     # ‖θ(t)‖ (arb)
+    grad_norms: list = field(default_factory=list)
+    points: list = field(default_factory=list)    # θ(t) (arb lists)
+    losses: list = field(default_factory=list)    # L(θ(t)) − L⋆ (arb)
+    projections: list = field(default_factory=list)  # ⟨θ(t), q⟩/‖q‖ when q is given
+    min_increment: arb | None = None              # min_t ⟨θ(t+1) − θ(t), q⟩ = −η⟨∇L(θ(t)), q⟩
+    min_increment_at: int = -1
+    uncertified: int = 0                          # steps whose increment is not certainly > 0
+
+
+def gd_checkpoints(model: LinearLogitModel, theta0, eta, checkpoints, q=None) -> GDRun:
+    """θ(t+1) = θ(t) − η∇L(θ(t)), recorded at the (increasing) ``checkpoints``. Each iterate is
+    rounded to its midpoint (a high-precision floating-point trajectory: ball radii would otherwise
+    compound over thousands of steps), so every step is an exact GD step from an exact point and the
+    per-step quantities are certified for it; two precisions then show which digits of the
+    trajectory are stable. With ``q`` the increment ⟨θ(t+1) − θ(t), q⟩ = −η⟨∇L(θ(t)), q⟩ of the
+    projection on q is tracked at every step (its minimum must be certainly > 0 under Lemma 4)."""
+    th = [to_arb(Fraction(x)) if not isinstance(x, arb) else x for x in theta0]
+    run = GDRun(eta=eta)
+    qa = [to_arb(Fraction(x)) for x in q] if q is not None else None
+    qn = dot(qa, qa).sqrt() if qa is not None else None
+    cps = sorted(set(int(c) for c in checkpoints))
+    t = 0
+
+    def record(st, g):
+        run.steps.append(t)
+        run.norms.append(dot(th, th).sqrt())
+        run.grad_norms.append(dot(g, g).sqrt())
+        run.points.append(list(th))
+        run.losses.append(model.excess(th, st))
+        if qa is not None:
+            run.projections.append(dot(th, qa) / qn)
+
+    for c in cps:
+        while True:
+            st = exact_states(model, th)
+            g = model.grad(th, st)
+            if t == c:
+                record(st, g)
+                break
+            if qa is not None:
+                inc = -eta * dot(g, qa)
+                if run.min_increment is None or inc.mid() < run.min_increment.mid():
+                    run.min_increment, run.min_increment_at = inc, t
+                if not inc > 0:
+                    run.uncertified += 1
+            th = [arb((x - eta * gx).mid()) for x, gx in zip(th, g)]
+            t += 1
+    return run
+
+
+def fit_log_rate(steps, norms):
+    """Least-squares fit ‖θ(t)‖ ≈ a + b ln t over the checkpoints (floats: a reported trend)."""
+    import math
+
+    pts = [(math.log(t), float(r.mid())) for t, r in zip(steps, norms) if t > 0]
+    if len(pts) < 2:
+        return None, None
+    mx = sum(x for x, _ in pts) / len(pts)
+    my = sum(y for _, y in pts) / len(pts)
+    sxx = sum((x - mx) ** 2 for x, _ in pts)
+    if sxx == 0:
+        return None, None
+    b = sum((x - mx) * (y - my) for x, y in pts) / sxx
+    return my - b * mx, b
+
+
+__all__ = [
+    "AssumptionB", "DescentTerms", "PairTable", "engine_agreement", "exact_states", "stationary_evidence", "GDRun", "PROBE_SCALES", "assumption_b", "assumption_b1",
+    "ball_lower_bound", "descent_terms", "exact_gradient_at_zero", "exact_margins", "fit_log_rate",
+    "gd_checkpoints", "gmm", "other_selection_directions", "probe_directions", "scaled_point",
+    "feasible_assumption_b_dataset", "normalized_gd", "fit_loglog", "NGDRun", "loss_is_decreasing",
+]
+
+
+def d1_enclosure(loss, lo: arb, hi: arb, max_depth: int = 40):
+    """(sup ℓ', inf |ℓ'|) over [lo, hi] as rigorous bounds (arb, exact endpoints), or None when
+    ℓ' < 0 cannot be certified: ℓ' is evaluated on balls covering the interval, bisected adaptively
+    (one wide ball overestimates, e.g. e^{[−1000, 1000]})."""
+    ell = get_loss(loss)
+    sup_d, inf_abs = None, None
+    stack = [(lo, hi, 0)]
+    while stack:
+        a, b, depth = stack.pop()
+        ball = (a + b) / 2 + arb(0, ((b - a) / 2).upper()) if b != a else a
+        d = ell.d1(ball)
+        if d.is_finite() and d < 0:
+            up, low_abs = arb(d.upper()), arb((-d).lower())
+            sup_d = up if sup_d is None or up > sup_d else sup_d
+            inf_abs = low_abs if inf_abs is None or low_abs < inf_abs else inf_abs
+            continue
+        if (d.is_finite() and d >= 0) or depth >= max_depth:
+            return None
+        m = (a + b) / 2
+        stack.append((a, m, depth + 1))
+        stack.append((m, b, depth + 1))
+    return sup_d, inf_abs
+
+
+def loss_is_decreasing(loss_name, data: Dataset) -> tuple[bool, str]:
+    """Assumption A's strictness on [−B, B], B = max|γ_it|: ℓ' < 0 there (certified, ``d1_enclosure``)."""
+    ell = get_loss(loss_name)
+    B = max(abs(g) for row in data.scores for g in row)
+    enc = d1_enclosure(ell, -to_arb(B), to_arb(B))
+    if enc is None:
+        return False, f"{ell.name}: ℓ' < 0 on [−B, B], B = {B} not certified"
+    return True, f"{ell.name}: ℓ' < 0 on [−B, B], B = {B} (max ℓ' ≤ {enc[0].str(5, radius=False)})"
+
+
+def feasible_assumption_b_dataset(n=2, T=4, d=4, seed=0, param: str = "p", tries: int = 50) -> Dataset:
+    """``datasets.assumption_b_dataset`` at the first seed ≥ ``seed`` whose SVM(opt) is feasible
+    (random keys make the optimal token an interior point of the others' hull now and then)."""
+    from .datasets import assumption_b_dataset
+
+    for k in range(tries):
+        data = assumption_b_dataset(n=n, T=T, d=d, seed=seed + k)
+        if param == "W":
+            data = data.replace(K=None, z=[[1] + [0] * (d - 1)] * n, name=data.name + "-W")
+        if gmm(data, param, 30).status == "optimal":
+            return data
+    raise RuntimeError(f"no feasible Assumption-B dataset among seeds {seed}..{seed + tries - 1}")
+
+
+# ----- "no finite stationary point; the norm diverges": the shared evidence ----------------------
+GD_CHECKPOINTS = (0, 1, 3, 10, 30, 100, 300, 1000, 3000, 10000, 30000, 100000)
+SIGN_SCALES = ("0", "1/10", "1", "3", "10", "30", "100", "1000")
+BALL_RADII = ("1", "10", "100", "1000")
+
+
+def stationary_evidence(out, data: Dataset, prec, param: str, q, gaps, eta, *, steps: int = 10000,
+                        inits=None, loss: str = "logistic", symbol: str = "p", eta_note: str = "",
+                        radii=BALL_RADII, scales=SIGN_SCALES, figure: bool = True) -> None:
+    """Append the evidence of "∇L has no zero; GD diverges in norm" to ``out``.
+
+    With the max-margin solution ``q`` (exact) and per-sequence gaps (``gaps``: the common gap under
+    Assumption B / B.2, the minimum gap under B.1; None skips the ball bounds):
+      1. max over adversarial probe points of ⟨∇L(θ), q⟩ < 0 (certified): ∇L(θ) ≠ 0 there;
+      2. c(R) > 0 with ‖∇L(θ)‖ ≥ c(R) on the whole ball ‖θ‖ ≤ R (``ball_lower_bound``; rests on the
+         derived inequality −⟨∇L, q⟩ ≥ (1/n)Σ|ℓ'|Δ s_opt(1 − s_opt), itself checked by mmts.lemma4);
+      3. along GD with step ``eta`` from each init: ⟨θ(t+1) − θ(t), q⟩ = −η⟨∇L(θ(t)), q⟩ > 0 at every
+         step (certified per step) — the projection on q increases strictly; and the certified number
+         of steps GD can spend in ‖θ‖ ≤ R, 2(L(θ(0)) − L⋆)/(η c(R)²) (descent lemma + item 2);
+      4. ‖θ(t)‖ and ‖∇L(θ(t))‖ at the checkpoints and the fit ‖θ(t)‖ ≈ a + b ln t (b next to ‖q‖, the
+         late-time rate 1/Θ): reported trends, not decisive (an anti-aligned start first shrinks).
+    Without ``q`` (negative control: no max-margin solution) only the exact gradient at 0 and the GD
+    trend are reported."""
+    model = LinearLogitModel.from_dataset(data, param, loss)
+    feats = features(data, param)
+    D = model.D
+    opt = model.opt
+    zero_exact, _ = exact_gradient_at_zero(data, param)
+    if q is None:
+        out.evidence.append(Evidence(
+            f"‖∇L(0)‖ computed exactly at uniform attention (0 means {symbol} = 0 is a stationary point)",
+            to_arb(Fraction(0)) if zero_exact else dot(*(2 * [model.grad([arb(0)] * D)])).sqrt(),
+            ">", arb(0), holds=(False if zero_exact else None),
+            note="every per-sequence vector Σ_t (γ_it − γ̄_i) F_it vanishes exactly" if zero_exact else ""))
+    else:
+        margins = exact_margins(feats, opt, q)
+        dirs = probe_directions(feats, opt, q, count=4)
+        pairs = PairTable(model, q)
+        worst, where, npts = None, "", 0
+        for label, dvec in dirs:
+            for sc in scales:
+                if sc == "0" and npts:
+                    continue
+                p = scaled_point(dvec, sc)
+                dt = descent_terms(model, q, margins, p, pairs=pairs)
+                npts += 1
+                if worst is None or dt.inner.mid() > worst.mid():
+                    worst, where = dt.inner, f"{label}, ‖{symbol}‖∞ = {sc}"
+        out.evidence.append(Evidence(
+            f"max over {npts} adversarial points of ⟨∇L({symbol}), {symbol}^mm⟩ (so ∇L ≠ 0 there)",
+            worst, "<", arb(0), note=f"attained at {where}"))
+        if gaps is not None:
+            for R in radii:
+                c = ball_lower_bound(model, q, R, gaps)
+                out.evidence.append(Evidence(
+                    f"certified inf of ‖∇L({symbol})‖ over the ball ‖{symbol}‖ ≤ {R} (lower bound c(R))",
+                    c, ">", arb(0),
+                    note="from −⟨∇L, q⟩ ≥ (1/n)Σ|ℓ'|Δ_i s_opt(1−s_opt) with s_opt, 1 − s_opt, |ℓ'| bounded over the ball"))
+
+    qn = None if q is None else to_arb(sum((Fraction(x) ** 2 for x in q), Fraction(0))).sqrt()
+    if inits is None:
+        inits = [("0", tuple(Fraction(0) for _ in range(D)), steps)]
+        if q is not None:
+            m = max(abs(Fraction(x)) for x in q)
+            inits.append(("−2·q/‖q‖∞ (anti-aligned)", tuple(-2 * Fraction(x) / m for x in q), max(1, steps // 3)))
+        else:
+            inits.append(("2·e₁", tuple(Fraction(2 if j == 0 else 0) for j in range(D)), max(1, steps // 3)))
+    series = []
+    for label, th0, n_steps in inits:
+        cps = [c for c in GD_CHECKPOINTS if c < n_steps] + [n_steps]
+        run = gd_checkpoints(model, th0, eta, cps, q=q)
+        if q is not None:
+            out.evidence.append(Evidence(
+                f"GD from {symbol}(0) = {label}: min over {n_steps} steps of ⟨{symbol}(t+1) − {symbol}(t), {symbol}^mm⟩",
+                run.min_increment, ">", arb(0), holds=(run.uncertified == 0 and bool(run.min_increment > 0)) or (
+                    False if run.min_increment < 0 else None),
+                note=(f"at t = {run.min_increment_at}; {run.uncertified} step(s) not certified > 0; the projection "
+                      f"⟨{symbol}(t), {symbol}^mm⟩/‖{symbol}^mm‖ went from {float(run.projections[0].mid()):.6g} "
+                      f"to {float(run.projections[-1].mid()):.6g}")))
+            if gaps is not None:
+                # descent lemma (Lemma 6, η ≤ 1/L): Σ_t ‖∇L(θ(t))‖² ≤ 2(L(θ(0)) − L⋆)/η, and ‖∇L‖ ≥ c(R) on
+                # the ball: at most 2(L(θ(0)) − L⋆)/(η c(R)²) steps of GD lie in ‖θ‖ ≤ R.
+                L0 = model.excess([to_arb(x) for x in th0])
+                for R in radii[:2]:
+                    c = ball_lower_bound(model, q, R, gaps)
+                    N = 2 * L0 / (eta * c * c)
+                    out.evidence.append(Evidence(
+                        f"GD from {symbol}(0) = {label}: certified max number of steps with ‖{symbol}(t)‖ ≤ {R}",
+                        arb(N.upper()), "~",
+                        note="2(L(θ(0)) − L⋆)/(η c(R)²): the descent lemma (Σ_t ‖∇L(θ(t))‖² ≤ 2(L(θ(0)) − L⋆)/η "
+                             "for η ≤ 1/L, L a smoothness constant: mmts Lemma 6 / tfsvm Lemma 4, 8) with the "
+                             "ball bound c(R) — finite for every R, so ‖θ(t)‖ → ∞"))
+        last = run.norms[-3:]
+        a_fit, b_fit = fit_log_rate(run.steps[-5:], run.norms[-5:])
+        out.evidence.append(Evidence(
+            f"GD from {symbol}(0) = {label}: ‖{symbol}(t)‖ at t = {run.steps[-1]}",
+            run.norms[-1], "~",
+            note=(f"‖{symbol}(t)‖ = " + ", ".join(f"{float(x.mid()):.6g}" for x in last) +
+                  f" at t = {', '.join(str(t) for t in run.steps[-3:])}" +
+                  (f"; fit over the last 5 checkpoints ‖{symbol}(t)‖ ≈ {a_fit:.4g} + {b_fit:.4g}·ln t"
+                   if b_fit is not None else "") +
+                  (f" (late-time theory: b → ‖{symbol}^mm‖ = {float(qn.mid()):.6g})" if qn is not None else "")
+                  + (f"; {eta_note}" if eta_note else "") +
+                  "; a trend over the range reached (an anti-aligned start first shrinks: its projection on "
+                  f"{symbol}^mm grows, its norm dips)")))
+        out.evidence.append(Evidence(f"GD from {symbol}(0) = {label}: ‖∇L({symbol}(t))‖ at t = {run.steps[-1]}",
+                                     run.grad_norms[-1]))
+        if figure:
+            import math
+
+            xs = [t for t in run.steps if t > 0]
+            ys = [float(r.mid()) for t, r in zip(run.steps, run.norms) if t > 0]
+            series.append(Series(f"‖{symbol}(t)‖, {symbol}(0) = {label}", xs, ys, "-o"))
+            if q is not None:
+                series.append(Series(f"⟨{symbol}(t), {symbol}̂^mm⟩, {symbol}(0) = {label}", xs,
+                                     [float(r.mid()) for t, r in zip(run.steps, run.projections) if t > 0], ":"))
+            if b_fit is not None and label == "0":
+                xf = [t for t in run.steps[-5:] if t > 0]
+                series.append(Series(f"fit {a_fit:.3g} + {b_fit:.3g} ln t (last 5 checkpoints)", xf,
+                                     [a_fit + b_fit * math.log(t) for t in xf], "--"))
+    if series:
+        out.figures.append(Figure(
+            "norm", f"‖{symbol}(t)‖ along GD (η = 1/L)", "t (GD steps)", f"‖{symbol}(t)‖", series, logx=True,
+            caption="The norm grows like a + b ln t (straight lines on a log-t axis): no finite limit."))
+
+
+# ----- normalised GD (the papers' experiments; follows the gradient-flow curve) ------------------
+@dataclass
+class NGDRun:
+    lr: arb
+    steps: list = field(default_factory=list)
+    norms: list = field(default_factory=list)
+    points: list = field(default_factory=list)
+    omc: list = field(default_factory=list)        # 1 − corr(θ, q) at the checkpoints (q given)
+    selected: list = field(default_factory=list)
+    settled: list = field(default_factory=list)    # 1 − corr(θ_k, θ_{k−1}) between checkpoints
+    status: str = "ok"
+
+
+def normalized_gd(model: LinearLogitModel, theta0, lr, radii, q=None, max_steps: int = 200000) -> NGDRun:
+    """θ ← θ − lr·∇L/‖∇L‖ (the papers' optimiser, App. E: lr 0.1), recorded when ‖θ‖ first reaches
+    each radius in ``radii``. The gradient is the engine's closed form on ``exact_states``; iterates
+    are rounded to midpoints. With a small constant lr this traces the gradient-flow curve (same
+    directions as GD); it is not the theorem's fixed-step algorithm and is labelled as such."""
+    from .attention import one_minus_corr
+
+    th = [to_arb(Fraction(x)) if not isinstance(x, arb) else x for x in theta0]
+    qa = [to_arb(Fraction(x)) for x in q] if q is not None else None
+    run = NGDRun(lr=lr)
+    targets = sorted(to_arb(Fraction(r)) for r in radii)
+    k, t = 0, 0
+    prev = None
+    while k < len(targets) and t < max_steps:
+        nrm = dot(th, th).sqrt()
+        if nrm >= targets[k] or nrm.mid() >= targets[k].mid():
+            st = exact_states(model, th)
+            run.steps.append(t)
+            run.norms.append(nrm)
+            run.points.append(list(th))
+            run.selected.append(tuple(x.r for x in st))
+            if qa is not None:
+                run.omc.append(one_minus_corr(th, qa))
+            run.settled.append(one_minus_corr(th, prev) if prev is not None else None)
+            prev = list(th)
+            k += 1
+            continue
+        g = model.grad(th, exact_states(model, th))
+        gn = dot(g, g).sqrt()
+        if not gn > 0:
+            run.status = "stationary"
+            break
+        th = [arb((x - lr * gx / gn).mid()) for x, gx in zip(th, g)]
+        t += 1
+    if k < len(targets) and run.status == "ok":
+        run.status = "max_steps"
+    return run
+
+
+def fit_loglog(xs, ys):
+    """Least-squares slope and intercept of log y against log x (floats; a reported trend)."""
+    import math
+
+    pts = [(math.log(float(x.mid() if isinstance(x, arb) else x)), math.log(float(y.mid() if isinstance(y, arb) else y)))
+           for x, y in zip(xs, ys) if float(y.mid() if isinstance(y, arb) else y) > 0]
+    if len(pts) < 2:
+        return None, None
+    mx = sum(a for a, _ in pts) / len(pts)
+    my = sum(b for _, b in pts) / len(pts)
+    sxx = sum((a - mx) ** 2 for a, _ in pts)
+    if sxx == 0:
+        return None, None
+    slope = sum((a - mx) * (b - my) for a, b in pts) / sxx
+    return slope, my - slope * mx
