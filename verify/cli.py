@@ -56,9 +56,10 @@ def cmd_list(argv) -> int:
         print(json.dumps([c.summary() for c in claims], indent=2))
         return 0
     width = max((len(c.id) for c in claims), default=10)
+    wnum = max((len(c.number) for c in claims), default=10)
     for c in claims:
         aliases = f"  [{', '.join(c.aliases)}]" if c.aliases else ""
-        print(f"{c.id:<{width}}  {c.number:<14} {c.kind:<11} {c.title}{aliases}")
+        print(f"{c.id:<{width}}  {c.number:<{wnum}}  {c.kind:<11} {c.title}{aliases}")
     return 0
 
 
