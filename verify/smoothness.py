@@ -33,40 +33,17 @@ from flint import acb_mat, arb, arb_mat, fmpq, fmpq_mat
 from .data import Dataset
 from .losses import Loss, get_loss
 from .precision import to_arb
+from .linalg import certainly_positive_definite, frobenius_upper, vector_norm_upper
 
 
 # ----- rigorous norms ----------------------------------------------------------------------------
-def norm_upper(vec) -> arb:
-    """An exact upper bound on ‖vec‖₂ (safe when entries are balls around 0, where sqrt gives NaN)."""
-    tot = sum((arb(abs(x).upper()) ** 2 for x in vec), arb(0))
-    return arb(tot.sqrt().upper())
-
-
-def _frobenius(H: arb_mat) -> arb:
-    """An exact upper bound on ‖H‖_F (valid when entries are balls around 0)."""
-    tot = sum((arb(abs(H[i, j]).upper()) ** 2 for i in range(H.nrows()) for j in range(H.ncols())), arb(0))
-    return arb(tot.sqrt().upper())
+norm_upper = vector_norm_upper  # an exact upper bound on ‖vec‖₂
 
 
 def _enclose(lo: arb, hi: arb) -> arb:
     """The ball [lo.lower, hi.upper]."""
     a, b = lo.lower(), hi.upper()
     return (a + b) / 2 + arb(0, ((b - a) / 2).upper())
-
-
-def _ldl_positive(S: arb_mat) -> bool:
-    """True when the symmetric ball matrix S is certainly positive definite (LDLᵀ, pivots > 0)."""
-    n = S.nrows()
-    L = [[arb(0)] * n for _ in range(n)]
-    D = [arb(0)] * n
-    for k in range(n):
-        dk = S[k, k] - sum((L[k][j] ** 2 * D[j] for j in range(k)), arb(0))
-        if not dk > 0:
-            return False
-        D[k] = dk
-        for i in range(k + 1, n):
-            L[i][k] = (S[i, k] - sum((L[i][j] * L[k][j] * D[j] for j in range(k)), arb(0))) / dk
-    return True
 
 
 def _spectral_norm_ldl(H: arb_mat) -> arb:
@@ -79,7 +56,7 @@ def _spectral_norm_ldl(H: arb_mat) -> arb:
     import mpmath
 
     n = H.nrows()
-    fro = _frobenius(H)
+    fro = frobenius_upper(H)
     if fro == 0:
         return arb(0)
     mids = mpmath.matrix([[mpmath.mpf(H[i, j].mid().str(mpmath.mp.dps + 5, radius=False)) for j in range(n)]
@@ -95,7 +72,7 @@ def _spectral_norm_ldl(H: arb_mat) -> arb:
     for shift in range(16, flint.ctx.prec, 24):  # relative slack 2^(16−prec), 2^(40−prec), …
         eps = arb(2) ** (shift - flint.ctx.prec)
         mu = arb((est * (1 + eps) + fro * eps).upper())
-        if _ldl_positive(mu * I - H) and _ldl_positive(mu * I + H):
+        if certainly_positive_definite(mu * I - H) and certainly_positive_definite(mu * I + H):
             return _enclose(lo, mu)
     return _enclose(lo, fro)
 

@@ -14,35 +14,11 @@ import mpmath
 from flint import arb, arb_mat, ctx
 
 from .numeric import arb_from_mpf, mid_mpf
+from ..linalg import certainly_positive_definite, frobenius_upper
 
 
 def _mid_mp(M: arb_mat) -> mpmath.matrix:
     return mpmath.matrix([[mid_mpf(M[i, j]) for j in range(M.ncols())] for i in range(M.nrows())])
-
-
-def _fro_upper(R: arb_mat) -> arb:
-    """A certified upper bound on ‖R‖_F (robust when entries are balls around 0)."""
-    tot = arb(0)
-    for i in range(R.nrows()):
-        for j in range(R.ncols()):
-            a = arb(abs(R[i, j]).upper())
-            tot += a * a
-    return arb(tot.upper()).sqrt()
-
-
-def _ldl_positive(S: arb_mat) -> bool:
-    """True when the symmetric ball matrix S is certainly positive definite."""
-    n = S.nrows()
-    L = [[arb(0)] * n for _ in range(n)]
-    D = [arb(0)] * n
-    for k in range(n):
-        dk = S[k, k] - sum((L[k][j] ** 2 * D[j] for j in range(k)), arb(0))
-        if not dk > 0:
-            return False
-        D[k] = dk
-        for i in range(k + 1, n):
-            L[i][k] = (S[i, k] - sum((L[i][j] * L[k][j] * D[j] for j in range(k)), arb(0))) / dk
-    return True
 
 
 def spectral_upper(M: arb_mat) -> arb:
@@ -61,7 +37,7 @@ def spectral_upper(M: arb_mat) -> arb:
         mu = arb(mu.upper())
         if mu >= fro2.upper():
             break
-        if _ldl_positive(I * mu - G):
+        if certainly_positive_definite(I * mu - G):
             return arb(mu.sqrt().upper())
         eps = eps * 10 ** 4
     return arb(fro2.sqrt().upper())
@@ -83,7 +59,7 @@ def nuclear_bounds(W: arb_mat) -> tuple[arb, arb]:
     sa = [arb_from_mpf(mpmath.mpf(x)) for x in s]
     S = arb_mat([[sa[i] if i == j else 0 for j in range(k)] for i in range(k)])
     R = W - Ua * S * Va.transpose()
-    frob = _fro_upper(R)
+    frob = frobenius_upper(R)
     half = sum((sa[j] * (sum((Ua[i, j] ** 2 for i in range(d1)), arb(0))
                           + sum((Va[i, j] ** 2 for i in range(d2)), arb(0))) for j in range(k)), arb(0)) / 2
     upper = half + arb(min(d1, d2)).sqrt() * frob
