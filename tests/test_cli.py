@@ -118,3 +118,12 @@ def test_report_files_written(tmp_path):
     assert (rep / "mmts.lemma3.md").exists() and (rep / "mmts.lemma3.json").exists()
     md = (rep / "mmts.lemma3.md").read_text()
     assert "## Reproduce" in md and "python -m verify mmts.lemma3 --precision 20 --data" in md
+
+
+def test_figure_with_an_empty_series_renders(tmp_path):
+    from verify.claims import Figure, Series
+    from verify.report import render_figure
+
+    fig = Figure("f", "t", "x", "y", [Series("empty", [1, 2], [None, None]), Series("ok", [1, 2], [1, 4])], logy=True)
+    render_figure(fig, str(tmp_path / "f.png"))
+    assert (tmp_path / "f.png").stat().st_size > 0

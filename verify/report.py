@@ -89,7 +89,10 @@ def render_figure(fig, path: str) -> None:
 
     f, ax = plt.subplots(figsize=(6.4, 4.2), dpi=110)
     for s in fig.series:
-        xs, ys = zip(*[(x, y) for x, y in zip(s.x, s.y) if y is not None]) if s.x else ((), ())
+        pts = [(x, y) for x, y in zip(s.x, s.y) if x is not None and y is not None]
+        if not pts:  # nothing plottable (e.g. every value underflowed float): skip the series
+            continue
+        xs, ys = zip(*pts)
         ax.plot(xs, ys, s.style, label=s.label, markersize=3)
     for y, label in fig.hlines:
         ax.axhline(y, color="gray", linestyle="--", linewidth=1, label=label)
