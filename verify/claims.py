@@ -390,7 +390,7 @@ class Registry:
         key = name.strip()
         if key in self.claims:
             return self.claims[key], None
-        if "." not in key and f"{PRIMARY_PAPER}.{key}" in self.claims:
+        if key.split(".")[0] not in PAPERS and f"{PRIMARY_PAPER}.{key}" in self.claims:
             cid = f"{PRIMARY_PAPER}.{key}"
             return self.claims[cid], f"'{key}' resolved to {cid} ({self.claims[cid].number} of {PRIMARY_PAPER})"
         if key in self.aliases:
