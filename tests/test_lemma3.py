@@ -39,3 +39,15 @@ def test_tied_reference_is_not_applicable():
     v = run_claim(lemma3.CLAIM, [tied], dps=20)
     assert v.verdict == "NOT_APPLICABLE"
     assert "unique" in v.hypotheses[0].name
+
+
+def test_identity_residual_is_not_fooled_by_cancellation():
+    """Found by `verify hunt`: Σ s_t(a₁−a_t) ≈ 0 by cancellation made a residual relative to |identity|
+    meaningless; relative to the terms' magnitude it is certified tiny."""
+    import os
+
+    from verify.data import load_dataset
+
+    data = load_dataset(os.path.join(os.path.dirname(__file__), "data_lemma3_cancellation.json"))
+    v = run_claim(lemma3.CLAIM, [data], dps=30)
+    assert v.verdict == "HOLDS"
