@@ -39,7 +39,7 @@ def test_unstable_steps_are_inconclusive_not_violated():
     data = Dataset.make(X=[[[0, 0], ["14/5", -1], [0, 0]], [[0, 0], [0, 0], [0, 0]], [[0, 0], ["5/2", "-3/2"], ["-3/2", "1/7"]]],
                         Y=[1, 1, -1], v=[-1, 0], u=[0, 3])
     with working_precision(30) as prec:
-        out = lemma1.evaluate(data, prec, steps=120, W0=[[0, 0], [0, 0]], eta0=Fraction(1, 2))
+        out = lemma1.evaluate(data, prec, steps=200, W0=[[0, 0], [0, 0]], eta0=Fraction(1, 2))
     assert out.evidence[0].decide() is True
     assert out.decide() == "INCONCLUSIVE"
     assert any("unstable" in n for n in out.notes)

@@ -77,12 +77,23 @@ class Evidence:
     def __post_init__(self):
         if self.relation not in RELATIONS:
             raise ValueError(f"unknown relation {self.relation!r}")
+        self._ball = None
         if self.residual and isinstance(self.value, arb):
-            self.value = abs(self.value).upper()
+            self._ball = abs(self.value)  # decisions use the enclosure; the report shows its upper end
+            self.value = self._ball.upper()
 
     def decide(self) -> bool | None:
         if self.holds is not None or self.relation == "~":
             return self.holds
+        if self._ball is not None and self.relation in ("<", "<=") and self.bound is not None:
+            # a residual certainly holds when its upper end is below the bound, and is certainly
+            # violated only when its lower end is above it (an upper end above it decides nothing)
+            b = _as_arb(self.bound)
+            if self._ball.upper() <= b if self.relation == "<=" else self._ball.upper() < b:
+                return True
+            if self._ball.lower() > b if self.relation == "<=" else self._ball.lower() >= b:
+                return False
+            return None
         if _is_exact(self.value) and _is_exact(self.bound):  # exact data: decide exactly
             a, b = Fraction(self.value), Fraction(self.bound)
             return {"<": a < b, "<=": a <= b, ">": a > b, ">=": a >= b, "==": a == b}[self.relation]

@@ -60,8 +60,8 @@ class Precision:
 
     @property
     def tolerance(self) -> arb:
-        """10^-(dps): the threshold for an identity to hold at this precision."""
-        return arb(10) ** (-self.dps)
+        """10^-(dps − guard): the threshold an identity's deviation must stay below (design.md)."""
+        return arb(10) ** (-(self.dps - self.guard))
 
     def higher(self) -> "Precision":
         """The precision used to recompute a verdict and count its stable digits."""
