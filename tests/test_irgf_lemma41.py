@@ -1,0 +1,25 @@
+"""irgf.lemma41: the two flows agree to the working precision; breaking condition (4) is caught."""
+from lemmas.irgf import lemma41
+from verify.claims import run_claim
+from verify.datasets_irgf import d_seed0
+from verify.precision import working_precision
+
+
+def test_holds_on_defaults():
+    v = run_claim(lemma41.CLAIM, lemma41.default_datasets(), dps=20)
+    assert v.verdict == "HOLDS"
+
+
+def test_broken_condition_4_is_violated_when_bypassed():
+    with working_precision(20) as prec:
+        out = lemma41.evaluate(d_seed0(), prec, break_init=True, check_hypotheses=False, times=("1/2", "1"))
+    assert out.decide() == "VIOLATED"
+    dev = out.evidence[0].value
+    assert dev > 0.01  # a different trajectory, not rounding
+
+
+def test_broken_condition_4_is_not_applicable():
+    with working_precision(20) as prec:
+        out = lemma41.evaluate(d_seed0(), prec, break_init=True)
+    assert out.decide() == "NOT_APPLICABLE"
+    assert all("condition (4)" in h.name for h in out.hypotheses if not h.met)

@@ -1,0 +1,121 @@
+"""Reference datasets of the irgf spec (§6), exact, and the default initialisation scale ω₀.
+
+The paper (Sheen, Chen, Wang, Zhou, arXiv 2403.08699 v1) has no experiments; these datasets were
+built for the spec so that each claim has a case where its hypotheses hold and cases where one of
+them fails. For the diagonal model only the constraint vectors B_il = z_i ⊙ (x_{i,opt} − x_il) and
+the scores γ_il = y_i vᵀx_il matter (softmax is shift-invariant).
+
+* ``D-SEED0``  n = 3, L = 3, d = 4, generic; Assumptions 1–3 hold; unique ℓ1-SVM solution
+  (p* = 1.5953277578…, support {1,3,4}). Recipe: numpy ``default_rng(0)``; for i = 0,1,2:
+  y_i = +1 if i even else −1; X_i = rng.normal(size=(3,4)); column 0 ← y_i·(4,0,0);
+  z_i = rng.normal(size=4); v = e₁. The float64 values are stored as their shortest round-trip
+  decimal strings (exact decimals; they differ from the binary floats by < 1e-17 relative, so
+  p* agrees with the spec to ~16 digits).
+* ``D-TRAP``   Assumption 3 violated (ℒ(0) = 0.700711 > 0.623298); with ω₀ = 0.1·𝟙 the flow
+  locks sequence 2 onto its non-optimal token.
+* ``D-A2VIOL`` Assumption 2 violated (scores (1, 0.9, 0)).
+* ``D-DIAGINF`` Assumptions 1, 2 (and 3) hold but the ℓ1-SVM is infeasible: B₁ = (1,0,0) = −B₂,
+  ∇_βℒ(0) = 0 exactly (the hidden hypothesis ``irgf.hyp.diagsep`` fails).
+* ``D-FACE``   n = 1, L = 2, B = (1,1,0): the optimal face {β ≥ 0, β₁ + β₂ = 1, β₃ = 0}.
+* ``D-A4``     Assumptions 2–4 (general weights, Theorem 5.1), d = d_e = 3, c = 1/6.
+
+Queries z_i are given explicitly (the paper's model has a separate query; the default "first
+token" of the dataset JSON is not used here).
+"""
+from __future__ import annotations
+
+import random
+from fractions import Fraction
+
+from .data import Dataset
+
+# numpy default_rng(0) draws of the recipe (shortest round-trip decimals of the float64 values)
+_SEED0_X = [
+    [["4.0", "-0.1321048632913019", "0.6404226504432821", "0.10490011715303971"],
+     ["0.0", "0.36159505490948474", "1.3040000451301372", "0.9470809631292422"],
+     ["0.0", "-1.2654214710460525", "-0.6232744625373522", "0.0413259793472436"]],
+    [["-4.0", "-0.31630015636915454", "0.4116305363741328", "1.0425133694426776"],
+     ["0.0", "1.3664634705496859", "-0.6651946734866135", "0.3515100700930197"],
+     ["0.0", "0.09401229776087457", "-0.7434992493538084", "-0.9217253762584194"]],
+    [["4.0", "0.5408455846858077", "0.2146591225063409", "0.3553727090399214"],
+     ["0.0", "-0.12961363369276946", "0.7839754700613295", "1.4934311452207607"],
+     ["0.0", "1.5139237747390626", "1.3458754237823045", "0.7813114007004275"]],
+]
+_SEED0_Z = [
+    ["-2.3250307746388343", "-0.21879166393254573", "-1.2459109472530652", "-0.7322673547034516"],
+    ["-0.45772582566733916", "0.2201951234700494", "-1.009618183538736", "-0.20917557487171307"],
+    ["0.2644556303293035", "-0.3139228145364278", "1.4580206835369587", "1.9602583164499647"],
+]
+
+
+def d_seed0() -> Dataset:
+    """D-SEED0: generic data, Assumptions 1–3 hold, unique ℓ1-SVM solution (spec §6)."""
+    return Dataset.make(X=_SEED0_X, Y=[1, -1, 1], v=[1, 0, 0, 0], z=_SEED0_Z, name="D-SEED0")
+
+
+def d_trap() -> Dataset:
+    """D-TRAP: Assumption 3 violated; ω₀ = 0.1·𝟙 traps sequence 2 on its non-optimal token."""
+    return Dataset.make(
+        X=[[[1, 0, "1.4"], [0, 0, 0]], [[-2, 1, "0.2"], [0, 0, 0]]],
+        Y=[1, 1], v=[0, 0, 1], z=[[1, 0, 0], [1, 1, 0]], name="D-TRAP")
+
+
+def d_a2viol() -> Dataset:
+    """D-A2VIOL: one sequence with scores (1, 0.9, 0): Assumption 2 violated."""
+    return Dataset.make(
+        X=[[[-1, "0.3", 1], [3, 0, "0.9"], [0, 0, 0]]], Y=[1], v=[0, 0, 1], z=[[1, 1, 0]],
+        name="D-A2VIOL")
+
+
+def d_diaginf() -> Dataset:
+    """D-DIAGINF: Assumptions 1–3 hold, the ℓ1-SVM is infeasible (B₁ = −B₂), ∇_βℒ(0) = 0."""
+    return Dataset.make(
+        X=[[[1, 0, 1], [0, 0, 0]], [[-1, 0, 1], [0, 0, 0]]],
+        Y=[1, 1], v=[0, 0, 1], z=[[1, 0, 0], [1, 1, 0]], name="D-DIAGINF")
+
+
+def d_face() -> Dataset:
+    """D-FACE: n = 1, L = 2, B = (1,1,0): a non-unique ℓ1-SVM solution (an optimal face)."""
+    return Dataset.make(X=[[[1, 1, 1], [0, 0, 0]]], Y=[1], v=[0, 0, 1], z=[[1, 1, 0]], name="D-FACE")
+
+
+def d_a4(v=(3, 4, 0)) -> Dataset:
+    """D-A4: Assumptions 2–4 (general weights); ``v = (1, 1, 0)`` violates Assumption 3."""
+    c = Fraction(1, 6)
+    X = [
+        [[2, 0, 0], [2 * c, 0, "0.7"], [2 * c, 0, "-0.7"]],
+        [[0, "-1.5", 0], [0, Fraction(-3, 2) * c, "0.4"], [0, Fraction(-3, 2) * c, "-0.4"]],
+    ]
+    name = "D-A4" if tuple(v) == (3, 4, 0) else "D-A4-v" + "".join(str(a) for a in v)
+    return Dataset.make(X=X, Y=[1, -1], v=list(v), z=[["1.5", 0, 0], [0, "-0.8", 0]], name=name)
+
+
+IRGF_DATASETS = {
+    "D-SEED0": d_seed0,
+    "D-TRAP": d_trap,
+    "D-A2VIOL": d_a2viol,
+    "D-DIAGINF": d_diaginf,
+    "D-FACE": d_face,
+    "D-A4": d_a4,
+}
+
+
+def irgf_dataset(name: str) -> Dataset:
+    return IRGF_DATASETS[name]()
+
+
+def random_diag_dataset(n=2, L=2, d=3, seed=0, gap="2", name=None) -> Dataset:
+    """Random exact data meeting Assumption 2 (v = e_d; opt token scores ``gap``, others 0; random
+    rational keys in the first d−1 coordinates; random queries with a zero last coordinate)."""
+    rng = random.Random(seed)
+    g = Fraction(gap)
+    X, Z = [], []
+    for _ in range(n):
+        seq = []
+        for t in range(L):
+            key = [Fraction(rng.randint(-20, 20), 10) for _ in range(d - 1)]
+            seq.append(key + [g if t == 0 else Fraction(0)])
+        X.append(seq)
+        Z.append([Fraction(rng.randint(-20, 20), 10) for _ in range(d - 1)] + [Fraction(0)])
+    return Dataset.make(X=X, Y=[1] * n, v=[0] * (d - 1) + [1], z=Z,
+                        name=name or f"irgf-random-n{n}L{L}d{d}-s{seed}")
