@@ -14,43 +14,9 @@ from verify.errors import DataError
 from verify.svm import build_problem, problem_from_rows, solve_svm
 from verify.svm.seq2seq import gen_svm, satt_svm, w_fin
 
-try:   # the active-set oracle of test_svm_exact (importable when tests/ is on sys.path)
-    from test_svm_exact import dot, qp_oracle
-except ImportError:  # pragma: no cover - compact copy
-    def dot(a, b):
-        return sum((x * y for x, y in zip(a, b)), F(0))
-
-    def _gauss(M, rhs):
-        n = len(M)
-        A = [list(r) + [v] for r, v in zip(M, rhs)]
-        for c in range(n):
-            p = next((r for r in range(c, n) if A[r][c] != 0), None)
-            if p is None:
-                return None
-            A[c], A[p] = A[p], A[c]
-            for r in range(n):
-                if r != c and A[r][c] != 0:
-                    f = A[r][c] / A[c][c]
-                    A[r] = [a - f * b for a, b in zip(A[r], A[c])]
-        return [A[i][n] / A[i][i] for i in range(n)]
-
-    def qp_oracle(rows, rhs):
-        m, n = len(rows), len(rows[0])
-        best = None
-        for k in range(0, min(m, n) + 1):
-            for S in itertools.combinations(range(m), k):
-                lam = _gauss([[dot(rows[i], rows[j]) for j in S] for i in S],
-                             [rhs[i] for i in S]) if S else []
-                if lam is None or any(v < 0 for v in lam):
-                    continue
-                x = [sum((lam[t] * rows[S[t]][c] for t in range(k)), F(0)) for c in range(n)]
-                if all(dot(r, x) >= b for r, b in zip(rows, rhs)):
-                    if best is None or dot(x, x) < best[0]:
-                        best = (dot(x, x), x)
-        return best
+from test_svm_exact import dot, qp_oracle  # the independent active-set oracle (tests/ is on sys.path)
 
 
-# ---------------------------------------------------------------- independent row builders
 def bilinear(u, W, z):
     d = len(u)
     return sum((u[a] * W[a * d + b] * z[b] for a in range(d) for b in range(d)), F(0))
