@@ -47,6 +47,7 @@ from flint import arb, arb_mat
 from .data import Dataset
 from .dynamics import radau_solver as rs
 from .dynamics.radau import Tableau, tableau
+from .dynamics.radau_decoupled import decoupling, make_inverses
 from .errors import UsageError
 from .losses import get_loss
 from .precision import DEFAULT_GUARD, to_arb
@@ -60,9 +61,10 @@ def newton_update(tab: Tableau, inv, Z: arb_mat, F: arb_mat, h: arb) -> arb_mat:
     side: W_k = conj(M_k'⁻¹ conj(R̃_k)). (The eigenvectors of a conjugate pair are not normalised
     as conjugates of each other, so R̃_k ≠ conj(R̃_k') in general.)"""
     from flint import acb_mat
+    dec = decoupling(tab)
     s, N = Z.nrows(), Z.ncols()
-    R = F * h - tab.Ainv * Z
-    Rt = tab.Vinv * acb_mat(R)
+    R = F * h - dec.Ainv * Z
+    Rt = dec.Vinv * acb_mat(R)
     dW = acb_mat(s, N)
     for k in range(s):
         kp, conj = inv.partner[k]
@@ -76,7 +78,7 @@ def newton_update(tab: Tableau, inv, Z: arb_mat, F: arb_mat, h: arb) -> arb_mat:
             out = inv.mats[kp] * col
             for j in range(N):
                 dW[k, j] = out[j, 0].conjugate()
-    dZ = tab.V * dW
+    dZ = dec.V * dW
     return arb_mat([[_mid(dZ[i, j].real) for j in range(N)] for i in range(s)])
 
 
@@ -406,7 +408,7 @@ def integrate_dual(system: DualDiagSystem, *, target_log_l1=None, s_max="60", ds
             if J is None:
                 J, inv = system.jac(y), None
             if inv is None or not (inv_h == hs):
-                inv, inv2, inv_h = rs.make_inverses(tab, hs, J), rs.make_inverses(tab2, hs, J), hs
+                inv, inv2, inv_h = make_inverses(tab, hs, J), make_inverses(tab2, hs, J), hs
             scale = _Scale(y, m)
             if Z_old is not None:
                 Zpred = rs.predict(tab, Z_old, h_old, tab, hs)

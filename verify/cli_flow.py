@@ -1,0 +1,214 @@
+"""``python -m verify flow``: gradient flow of one parameterisation to an exact stopping norm / time.
+
+    python -m verify flow --data F --param p|W|KQ|diag --until-norm 1e4 --precision 100 [--json]
+        [--loss logistic|exponential|correlation] [--init zero|paper|random[:SEED]|a,b,c|FILE.json]
+        [--until-logt X] [--save TRAJ.json] [--resume TRAJ.json] [--stages S] [--no-svm]
+
+Prints the Flow JSON of design.md (numbers as decimal strings; ``log_t`` is the natural log of the
+gradient-flow time) or a short summary. Exit codes: 0 solved (also when the flow converges to a
+finite stationary point: ``status`` says so), 2 bad flags, 5 bad data, 130 interrupted (with
+``--save`` the partial trajectory is written and can be resumed).
+"""
+from __future__ import annotations
+
+import json
+import os
+import sys
+from fractions import Fraction
+
+from .cli import Parser
+from .errors import DataError, UsageError, VerifyError
+from .precision import DEFAULT_DPS, parse_precision, to_decimal_string
+
+PARAMS = ("p", "W", "KQ", "diag", "beta")
+
+
+def _parser() -> Parser:
+    p = Parser(prog="verify flow", description="gradient flow to an exact norm or time")
+    p.add_argument("--data", metavar="FILE", help="dataset JSON (required unless --resume)")
+    p.add_argument("--param", default=None, help="p, W, KQ or diag (diagonal (k,q)); beta = diagonal W trained directly")
+    p.add_argument("--until-norm", default=None, help="stop where the SVM-matching norm equals this (> 0)")
+    p.add_argument("--until-logt", default=None, help="stop where ln t equals this")
+    p.add_argument("--precision", default=None, help=f"decimal digits, 15..10000 (default {DEFAULT_DPS})")
+    p.add_argument("--loss", default=None, choices=("logistic", "exponential", "correlation"))
+    p.add_argument("--init", default=None, help="zero | paper | random[:SEED] | comma-separated numbers | JSON file")
+    p.add_argument("--stages", type=int, default=None, help="Radau IIA stages (default from the precision)")
+    p.add_argument("--m", type=int, default=None, help="embedding dimension of K, Q (KQ; default d)")
+    p.add_argument("--save", metavar="FILE", help="write the trajectory (resumable) to FILE")
+    p.add_argument("--resume", metavar="FILE", help="continue a saved trajectory")
+    p.add_argument("--no-svm", action="store_true", help="skip the SVM references (1 − corr columns empty)")
+    p.add_argument("--json", action="store_true", help="print the Flow JSON on stdout")
+    return p
+
+
+def _positive_number(text, flag) -> str:
+    try:
+        x = Fraction(str(text).strip())
+    except (ValueError, ZeroDivisionError):
+        raise UsageError(f"{flag} must be a number, got {text!r}")
+    if flag == "--until-norm" and not x > 0:
+        raise UsageError(f"{flag} must be positive, got {text}")
+    return str(text).strip()
+
+
+def _init(spec, par_name, data, seed_default=0):
+    """--init: None (default), or a list of exact numbers for ψ(0)."""
+    if spec is None or spec in ("paper", "default"):
+        return None, seed_default
+    if spec == "zero":
+        return "zero", 0
+    if spec.startswith("random"):
+        _, _, seed = spec.partition(":")
+        try:
+            return "random", int(seed or 0)
+        except ValueError:
+            raise UsageError(f"--init random:SEED needs an integer seed, got {spec!r}")
+    if os.path.exists(spec):
+        try:
+            with open(spec, encoding="utf-8") as fh:
+                vals = json.load(fh, parse_float=Fraction)
+        except (OSError, ValueError) as exc:
+            raise DataError(f"--init {spec}: {exc}")
+        if isinstance(vals, dict) or not isinstance(vals, list):
+            raise DataError(f"--init {spec}: expected a JSON list of numbers")
+        flat = []
+        stack = [vals]
+        while stack:
+            v = stack.pop(0)
+            if isinstance(v, list):
+                stack[:0] = v
+            else:
+                flat.append(v)
+        vals = flat
+    else:
+        vals = [v for v in spec.split(",") if v.strip()]
+    try:
+        return [Fraction(str(v).strip()) for v in vals], 0
+    except (ValueError, ZeroDivisionError):
+        raise UsageError(f"--init: not a list of numbers: {spec!r}")
+
+
+def flow_json(traj, seconds: float) -> dict:
+    """The Flow JSON object of a finished trajectory (design.md)."""
+    dps = int(traj.meta["precision"])
+    digits = max(15, dps - 10)  # the last digits carry the integrator's accumulated error
+    f = lambda x: None if x is None else to_decimal_string(x, digits)  # noqa: E731
+    last = traj.final
+    out = {
+        "param": traj.meta["param"], "loss": traj.meta["loss"], "norm": f(last.norm),
+        "log_t": f(last.log_t) if last.log_t is not None and last.log_t.is_finite() else (
+            None if last.log_t is None else ("inf" if last.log_t > 0 else "-inf")),
+        "steps": traj.steps, "gradient_evaluations": traj.gradient_evaluations,
+        "selected": list(last.selected), "one_minus_corr": f(last.one_minus_corr),
+        "one_minus_corr_gmm": f(last.one_minus_corr_gmm), "loss_gap": f(last.excess),
+        "seconds": f"{seconds:.3f}", "precision": dps,
+        "status": traj.status, "dataset": traj.meta.get("dataset_name"),
+        "hessian_evaluations": traj.hessian_evaluations,
+        "invariant_drift": f(last.invariant_drift),
+    }
+    fit = traj.fit_rate("one_minus_corr")
+    if fit:  # 1 − corr ≈ C‖θ‖^(−a) over the second half (in log ‖θ‖) of the run
+        out["one_minus_corr_fit"] = {"rate": f"{fit['rate']:.6g}", "C": f"{fit['C']:.6g}",
+                                     "norm_range": [f"{x:.6g}" for x in fit["norm_range"]]}
+    if traj.notes:
+        out["notes"] = list(traj.notes)
+    return out
+
+
+def main(argv: list[str]) -> int:
+    try:
+        return _main(argv)
+    except VerifyError as exc:
+        print(f"verify: error: {exc}", file=sys.stderr)
+        return exc.exit_code
+    except KeyboardInterrupt as exc:
+        if not getattr(exc, "reported", False):
+            print("verify: interrupted", file=sys.stderr)
+        return 130
+
+
+def _main(argv) -> int:
+    import time
+
+    from .data import load_dataset
+    from .dynamics.flow import gradient_flow
+    from .dynamics.parameterization import make_parameterization
+    from .dynamics.trajectory import Trajectory
+
+    a = _parser().parse_args(argv)
+    if a.precision is not None:
+        parse_precision(a.precision)
+    if a.param is not None and a.param not in PARAMS:
+        raise UsageError(f"unknown --param {a.param!r}; choose p, W, KQ or diag")
+    if a.until_norm is None and a.until_logt is None:
+        raise UsageError("give --until-norm N (and/or --until-logt X)")
+    until_norm = _positive_number(a.until_norm, "--until-norm") if a.until_norm is not None else None
+    until_logt = _positive_number(a.until_logt, "--until-logt") if a.until_logt is not None else None
+    if a.stages is not None and not 2 <= a.stages <= 200:
+        raise UsageError("--stages must be in 2..200")
+    resume = Trajectory.load(a.resume) if a.resume else None
+    default_dps = int(resume.meta.get("precision", DEFAULT_DPS)) if resume else DEFAULT_DPS
+    dps = parse_precision(a.precision if a.precision is not None else default_dps)
+    if resume is None and not a.data:
+        raise UsageError("--data FILE is required (or --resume TRAJ)")
+    data = load_dataset(a.data) if a.data else None
+    param = a.param or (resume.meta["param"] if resume else "p")
+    loss = a.loss or (resume.meta["loss"] if resume else "logistic")
+    init, seed = (None, 0) if resume else _init(a.init, param, data)
+    if init == "zero":
+        from .precision import working_precision
+
+        with working_precision(dps):
+            init = [0] * make_parameterization(data, param, loss, **({"m": a.m} if a.m and param == "KQ" else {})).dim
+    elif init == "random":
+        init = None  # the KQ default is already a seeded random start; seed chosen below
+        if param not in ("KQ",):
+            import random
+
+            rng = random.Random(seed)
+            with __import__("verify.precision", fromlist=["working_precision"]).working_precision(dps):
+                dim = make_parameterization(data, param, loss).dim
+            init = [Fraction(rng.gauss(0.0, 1.0)) / 10 for _ in range(dim)]
+    bar = None
+    if not a.json:
+        from tqdm import tqdm
+
+        bar = tqdm(desc=f"flow {param}", file=sys.stderr, delay=1, leave=False, unit="step")
+
+    def progress(norm, log_t):
+        if bar is not None:
+            lt = "-inf" if log_t is None or not log_t.is_finite() else f"{float(log_t.mid()):.4g}"
+            bar.set_postfix_str(f"norm={float(norm.mid()):.6g} ln t={lt}", refresh=False)
+            bar.update(1)
+
+    t0 = time.perf_counter()
+    try:
+        traj = gradient_flow(data, param, until_norm=until_norm, until_logt=until_logt, dps=dps, loss=loss,
+                             init=init, stages=a.stages, svm=not a.no_svm, progress=progress, resume=resume,
+                             m=a.m, seed=seed)
+    except KeyboardInterrupt as exc:
+        partial = getattr(exc, "trajectory", None)
+        if a.save and partial is not None:
+            partial.save(a.save)
+            print(f"verify: interrupted; partial trajectory saved to {a.save} (resume with --resume)", file=sys.stderr)
+            exc.reported = True
+        raise
+    finally:
+        if bar is not None:
+            bar.close()
+    seconds = time.perf_counter() - t0
+    if a.save:
+        traj.save(a.save)
+    out = flow_json(traj, seconds)
+    if a.json:
+        print(json.dumps(out, indent=2))
+    else:
+        print(f"flow {out['param']} ({out['loss']}): {out['status']} at norm {out['norm'][:20]}, ln t = "
+              f"{(out['log_t'] or '-')[:20]}, {out['steps']} steps, {out['gradient_evaluations']} gradients, "
+              f"{seconds:.1f} s")
+        print(f"  selected tokens {out['selected']}; L − L⋆ = {(out['loss_gap'] or '-')[:12]}")
+        print(f"  1 − corr to the SVM of the selected tokens: {(out['one_minus_corr'] or 'n/a')[:12]}; "
+              f"to the GMM: {(out['one_minus_corr_gmm'] or 'n/a')[:12]}")
+        for n in traj.notes:
+            print(f"  note: {n}")
+    return 0

@@ -1,0 +1,415 @@
+"""Gradient flow by the arc-length flow dψ/ds = −∇L/‖∇L‖, integrated with high-order Radau IIA.
+
+Gradient flow dψ/dt = −∇L(ψ) traces the same curve as the arc-length flow; time is recovered from
+dt = ds/‖∇L‖. We integrate u = ln(t + t₀) alongside (du/ds = e^{−u}/‖∇L‖, smooth while t itself
+grows like e^{margin·s}; t₀ = 1/‖∇L(ψ(0))‖ makes u' = 1 at the start), so y = (ψ, u).
+
+The flow is stiff once attention saturates: the Jacobian −(I − ĝĝᵀ)∇²L/‖∇L‖ has O(1) eigenvalues
+while the solution varies on the scale ‖ψ‖, so explicit methods need O(‖ψ‖) steps. Radau IIA
+(L-stable, order 2s−1, s chosen from the precision) takes steps proportional to ‖ψ‖, i.e. O(1) steps
+per decade (measured: ~35 steps per decade at 30 digits, ~75 at 100). The stage equations are solved
+by Newton's method with the exact per-stage Jacobians (closed-form Hessian, ``fastgrad.py``), see
+``radau_solver.py``. The local error is estimated by a second solve with s−1 stages (order 2s−3,
+started from the first solution and its interpolated Jacobians) and kept below 10^−dps relative to
+max(1, ‖ψ‖). Where the flow converges to a finite stationary point (the arc-length flow has finite
+length there) the steps collapse; the point is then polished by Newton's method and reported
+(status "stationary"). Events: the run stops exactly (to the working precision) where the SVM-matching
+norm reaches ``until_norm`` or ln t reaches ``until_logt``, by a secant iteration on the last step.
+"""
+from __future__ import annotations
+
+import math
+import time
+
+from flint import arb, arb_mat
+
+from ..attention import norm2
+from ..data import Dataset
+from ..errors import UsageError
+from ..precision import working_precision
+from . import radau_solver as rs
+from .observe import Observer
+from .parameterization import Parameterization, make_parameterization
+from .radau import tableau
+from .trajectory import Trajectory
+
+
+class Stationary(Exception):
+    """∇L = 0 at a point: the flow does not move."""
+
+
+def default_stages(dps: int) -> int:
+    """Stages s (order 2s−1) for a working precision. Near the real axis the solution has complex
+    singularities (softmax poles, at distance ~π/‖Δk‖ while logits are close), which cap the step at
+    a fraction of their distance whatever the order, so s beyond ~0.35·dps + 10 only costs more per
+    step (measured in benchmarks/bench_flow.py: at 100 digits s = 36, 46, 64 take 84, 65, 93 s)."""
+    return max(6, min(64, round(0.35 * dps + 10)))
+
+
+class ArcLength:
+    """y = (ψ, u): f = (−g/‖g‖, e^{−u}/‖g‖) with g = ∇_ψL and u = ln(t + t₀); counts evaluations.
+
+    The time origin is shifted by t₀ = 1/‖∇L(ψ(0))‖ so that u' = 1 at the start: from an initial
+    point far out (‖∇L‖ ~ e^{−1000}) ln(1 + t) would have a log singularity at distance ‖∇L‖."""
+
+    def __init__(self, par: Parameterization, l0: arb = arb(0)):
+        self.par = par
+        self.l0 = l0
+        self.D = par.dim
+        self.N = self.D + 1
+        self.gradients = 0
+        self.hessians = 0
+
+    def _g(self, psi):
+        self.gradients += 1
+        g = [rs.mid(x) for x in self.par.grad(psi)]  # midpoints: a ball around 0 would make √ NaN
+        gn = norm2(g)
+        if not gn > 0:
+            raise Stationary("∇L = 0: a stationary point, the flow stays there")
+        return g, gn
+
+    def rhs(self, y):
+        g, gn = self._g(y[: self.D])
+        fu = 1 / (gn * y[self.D].exp())
+        return [rs.mid(-x / gn) for x in g] + [rs.mid(fu)]
+
+    def log_t(self, u: arb) -> arb:
+        return log_t_of(u, self.l0)
+
+    def grad_norm(self, y) -> arb:
+        return self._g(y[: self.D])[1]
+
+    def jac(self, y) -> arb_mat:
+        return self.rhs_jac(y)[1]
+
+    def rhs_jac(self, y):
+        """f(y) and its Jacobian from one gradient + Hessian evaluation."""
+        psi, u = y[: self.D], y[self.D]
+        self.gradients += 1
+        g, H = self.par.grad_hess(psi)
+        g = [rs.mid(x) for x in g]
+        gn = norm2(g)
+        if not gn > 0:
+            raise Stationary("∇L = 0: a stationary point, the flow stays there")
+        D = self.D
+        gh = arb_mat([[x / gn] for x in g])
+        Hg = H * gh  # (D × 1) = ∇ log‖g‖ · ‖g‖
+        P = H - gh * (gh.transpose() * H)  # (I − ĝĝᵀ) H
+        fu = 1 / (gn * u.exp())
+        J = arb_mat(self.N, self.N)
+        for i in range(D):
+            for j in range(D):
+                J[i, j] = rs.mid(-P[i, j] / gn)
+            J[D, i] = rs.mid(-fu * Hg[i, 0] / gn)
+        J[D, D] = rs.mid(-fu)
+        f = [rs.mid(-x / gn) for x in g] + [rs.mid(fu)]
+        return f, J
+
+
+def log_t_of(u: arb, l0: arb) -> arb:
+    """ln t from u = ln(t + t₀), t₀ = e^{l0}: ln(e^u − e^{l0}) = u + ln(−expm1(l0 − u))."""
+    if not u > l0:
+        return arb("-inf")
+    return u + (-(l0 - u).expm1()).log()
+
+
+class _Scale:
+    """Scaled norm: ψ-part relative to max(1, ‖ψ0‖), u relative to max(1, |u0|)."""
+
+    def __init__(self, y0, D):
+        self.D = D
+        self.sp = max(arb(1), norm2(y0[:D]))
+        self.su = max(arb(1), abs(y0[D]))
+
+    def vec(self, v) -> arb:
+        v = [rs.mid(x) for x in v]  # midpoints: a ball around 0 would make the square root NaN
+        return max(norm2(v[: self.D]) / self.sp, abs(v[self.D]) / self.su)
+
+    def mat(self, Z: arb_mat) -> arb:
+        N = Z.ncols()
+        return max(self.vec([Z[i, j] for j in range(N)]) for i in range(Z.nrows()))
+
+
+def _coerce(source, param, loss, m):
+    if isinstance(source, Parameterization):
+        return source.data, source
+    if not isinstance(source, Dataset):
+        raise UsageError("gradient_flow needs a Dataset or a Parameterization")
+    kw = {"m": m} if (param == "KQ" and m) else {}
+    return source, make_parameterization(source, param, loss, **kw)
+
+
+def _init_psi(par, init, seed):
+    """ψ(0): the parameterisation's default, or the given numbers (arb, int, Fraction or exact strings)."""
+    if init is None:
+        return par.default_init(seed)
+    from fractions import Fraction
+
+    from ..precision import to_arb
+
+    psi = [x if isinstance(x, arb) else to_arb(Fraction(str(x)) if isinstance(x, (str, float)) else x) for x in init]
+    if len(psi) != par.dim:
+        raise UsageError(f"--init has {len(psi)} numbers, the {par.name} parameterisation needs {par.dim}")
+    return psi
+
+
+def gradient_flow(source, param: str = "p", *, until_norm=None, until_logt=None, dps: int = 50,
+                  loss="logistic", init=None, stages: int | None = None, tol=None, max_steps: int = 100000,
+                  svm: bool = True, progress=None, resume: Trajectory | None = None, m: int | None = None,
+                  seed: int = 0, h0=None, record=True) -> Trajectory:
+    """Integrate gradient flow of ``param`` on ``source`` (a Dataset or Parameterization) from
+    ``init`` (default: 0, or the papers' initialisation for KQ/diag) until the SVM-matching norm
+    reaches ``until_norm`` or ln t reaches ``until_logt``. Returns a ``Trajectory`` (records after
+    every step, the final one exactly at the event). ``progress(norm, log_t)`` is called after
+    each step. ``resume`` continues a saved trajectory (its dataset, parameterisation and state)."""
+    if until_norm is None and until_logt is None:
+        raise UsageError("give --until-norm and/or --until-logt")
+    t0 = time.perf_counter()
+    with working_precision(dps) as prec:
+        if resume is not None:
+            meta = resume.meta
+            source = source if source is not None else resume.dataset()
+            param, loss, m = meta["param"], meta["loss"], meta.get("m")
+        data, par = _coerce(source, param, loss, m)
+        target_n = arb(str(until_norm)) if until_norm is not None else None
+        target_l = arb(str(until_logt)) if until_logt is not None else None
+        if target_n is not None and not target_n > 0:
+            raise UsageError(f"--until-norm must be positive, got {until_norm}")
+        s_st = stages or default_stages(prec.dps)
+        tol = arb(10) ** (-prec.dps) if tol is None else arb(str(tol))
+        if resume is not None:
+            traj = resume
+            traj.status = "running"
+            raw = getattr(traj, "raw_state", None) or {}
+            psi = [arb(x) for x in raw["psi"]] if "psi" in raw else [arb(x) for x in traj.psi]
+            u = arb(raw["u"]) if "u" in raw else arb(traj.state["u"])
+            s_arc = arb(raw["s"]) if "s" in raw else arb(traj.state["s"])
+            sysm = ArcLength(par, arb(traj.meta["log_t0"]))
+            sysm.gradients, sysm.hessians = traj.gradient_evaluations, traj.hessian_evaluations
+            steps = traj.steps
+            h = arb(traj.state.get("h", "0.01"))
+            obs = Observer(par, prec.dps, svm, [arb(x) for x in traj.meta["psi0"]])
+        else:
+            psi = [rs.mid(x) for x in _init_psi(par, init, seed)]
+            g0 = norm2([rs.mid(x) for x in par.grad(psi)])
+            l0 = rs.mid(-g0.log()) if g0 > 0 else arb(0)  # u = ln(t + t₀), t₀ = 1/‖∇L(ψ(0))‖
+            sysm = ArcLength(par, l0)
+            u, s_arc, steps = l0, arb(0), 0
+            h = arb(str(h0)) if h0 is not None else arb("0.01") * max(arb(1), norm2(psi))
+            meta = {"method": "flow", "param": par.name, "loss": par.model.loss.name, "precision": prec.dps,
+                    "guard": prec.guard, "stages": s_st, "tol": str(tol.mid().str(5, radius=False)),
+                    "dataset": data.to_dict(), "dataset_name": data.name, "m": getattr(par, "m", None),
+                    "psi0": [x.mid().str(prec.total, radius=False) for x in psi],
+                    "log_t0": l0.mid().str(prec.total, radius=False)}
+            traj = Trajectory(meta)
+            obs = Observer(par, prec.dps, svm, psi)
+        traj.meta["stages"] = s_st
+        try:
+            if resume is None and not g0 > 0:
+                raise Stationary("∇L(ψ(0)) = 0: the initial point is stationary, the flow does not move")
+            _integrate(traj, sysm, obs, psi, u, s_arc, steps, h, s_st, tol, target_n, target_l,
+                       max_steps, progress, record, prec)
+        except KeyboardInterrupt as exc:  # keep the partial run for --save / resume
+            traj.status = "interrupted"
+            traj.seconds += time.perf_counter() - t0
+            exc.trajectory = traj
+            raise
+        except Stationary as exc:
+            traj.status = "stationary"
+            traj.notes.append(str(exc))
+            if not traj.records:
+                traj.records.append(obs.record(psi, s_arc, None, arb(0)))
+            traj.state.update({"psi": psi, "u": u, "s": s_arc, "steps": steps, "h": h,
+                               "gradient_evaluations": sysm.gradients, "hessian_evaluations": sysm.hessians})
+        drifts = [r.invariant_drift for r in traj.records if r.invariant_drift is not None]
+        if drifts and max(drifts) > arb(10) ** (-(prec.dps - 5)) * max(arb(1), norm2(traj.psi) ** 2):
+            traj.notes.append("self-check: the conserved quantities drifted by "
+                              f"{max(drifts).mid().str(3, radius=False)} (beyond the working precision)")
+        traj.seconds += time.perf_counter() - t0
+    return traj
+
+
+def _event_value(sysm, y, D, target_n, target_l):
+    """The most advanced event function (≥ 0 means reached) and which one."""
+    par = sysm.par
+    vals = []
+    if target_n is not None:
+        vals.append(((par.norm(y[:D]) - target_n) / target_n, "norm"))
+    if target_l is not None:
+        vals.append(((sysm.log_t(y[D]) - target_l) / max(arb(1), abs(target_l)), "log_t"))
+    return max(vals, key=lambda v: v[0].mid())
+
+
+class _Step:
+    """One Radau IIA step y0 → y0 + h: Newton main solve (s stages) and the error-estimate solve
+    (s − 1 stages, from the main polynomial and its Jacobians interpolated to the other nodes)."""
+
+    def __init__(self, sysm, tab, tab2, tol):
+        self.sysm, self.tab, self.tab2, self.tol = sysm, tab, tab2, tol
+
+    def main(self, y, h, Zpred, scale):
+        res, Js, hess = rs.solve_stages(self.tab, self.sysm.rhs, self.sysm.rhs_jac, y, h, Zpred,
+                                             scale.mat, self.tol)
+        self.sysm.hessians += hess
+        return res, Js
+
+    def secondary(self, y, h, res, Js, scale):
+        J2 = rs.interpolate_jacobians(self.tab, Js, self.tab2)
+        res2, _Js, hess = rs.solve_stages(self.tab2, self.sysm.rhs, self.sysm.rhs_jac, y, h,
+                                               rs.restage(self.tab, res.Z, self.tab2), scale.mat, self.tol,
+                                               Js0=J2)
+        self.sysm.hessians += hess
+        return res2
+
+
+def _integrate(traj, sysm, obs, psi, u, s_arc, steps, h, s_st, tol, target_n, target_l, max_steps,
+               progress, record, prec):
+    par, D = sysm.par, sysm.D
+    tab, tab2 = tableau(s_st), tableau(s_st - 1)
+    stepper = _Step(sysm, tab, tab2, tol)
+    y = psi + [u]
+    ev0, _ = _event_value(sysm, y, D, target_n, target_l)
+    if ev0 >= 0:  # already there
+        traj.records.append(obs.record(psi, s_arc, sysm.log_t(u), sysm.grad_norm(y)))
+        traj.status = "reached" if ev0 == 0 else "started beyond the target"
+        _save_state(traj, y, D, s_arc, steps, h, sysm)
+        return
+    if not traj.records:
+        traj.records.append(obs.record(psi, s_arc, sysm.log_t(u), sysm.grad_norm(y)))
+    Zpred = None
+    rejected = int(traj.state.get("rejected", 0))
+    fails = 0
+    expo = 1.0 / (2 * s_st - 2)
+    while True:
+        if steps >= max_steps:
+            traj.status = "max_steps"
+            break
+        scale = _Scale(y, D)
+        if h < arb(10) ** (-(prec.dps // 3)) * scale.sp or fails > 12:
+            _stalled(traj, sysm, obs, y, s_arc, prec)
+            break
+        if Zpred is None:
+            f0 = sysm.rhs(y)
+            Zpred = arb_mat([[rs.mid(c * h * fj) for fj in f0] for c in tab.c])
+        res, Js = stepper.main(y, h, Zpred, scale)
+        res2 = stepper.secondary(y, h, res, Js, scale) if res.converged else None
+        if not res.converged or not res2.converged:
+            rejected += 1
+            fails += 1
+            h_old, h = h, h * arb("0.5")
+            Zpred = rs.restage(tab, Zpred, tab, h / h_old)
+            continue
+        y1 = [y[j] + res.Z[s_st - 1, j] for j in range(D + 1)]
+        y1b = [y[j] + res2.Z[s_st - 2, j] for j in range(D + 1)]
+        err = scale.vec([a - b for a, b in zip(y1, y1b)])
+        # Controller: aim at 10^-3·tol (the estimate scatters by orders of magnitude between steps
+        # while err ∝ h^(2s−2), so a cautious target is cheap and avoids rejections); below the
+        # Newton/rounding noise floor the error is not measurable and h grows by a fixed factor.
+        floor = tol * arb("1e-5")
+        ratio = float((tol / max(err, floor)).log().mid())  # steers the controller only
+        fac = min(1.5, max(0.3, math.exp((ratio + math.log(1e-3)) * expo)))
+        if err > tol:
+            rejected += 1
+            fails += 1
+            h_old, h = h, h * arb(fac)
+            Zpred = rs.restage(tab, res.Z, tab, h / h_old)
+            continue
+        fails = 0
+        ev, kind = _event_value(sysm, y1, D, target_n, target_l)
+        if ev >= 0:
+            y1, h_ev = _locate(stepper, y, h, res.Z, scale, target_n, target_l, ev)
+            steps += 1
+            s_arc = s_arc + h_ev
+            y = y1
+            traj.records.append(obs.record(y[:D], s_arc, sysm.log_t(y[D]), sysm.grad_norm(y)))
+            traj.records[-1].evaluations, traj.records[-1].hessians = sysm.gradients, sysm.hessians
+            traj.status = "reached"
+            traj.meta["event"] = kind
+            _save_state(traj, y, D, s_arc, steps, h, sysm, rejected)
+            if progress:
+                progress(traj.records[-1].norm, traj.records[-1].log_t)
+            return
+        steps += 1
+        s_arc = s_arc + h
+        y = [rs.mid(x) for x in y1]
+        if record:
+            traj.records.append(obs.record(y[:D], s_arc, sysm.log_t(y[D]), None))
+            traj.records[-1].evaluations, traj.records[-1].hessians = sysm.gradients, sysm.hessians
+        if progress:
+            progress(par.norm(y[:D]), sysm.log_t(y[D]))
+        h_old, h = h, rs.mid(h * arb(fac))
+        Zpred = rs.predict(tab, res.Z, h_old, tab, h)
+        _save_state(traj, y, D, s_arc, steps, h, sysm, rejected)
+
+
+def _stalled(traj, sysm, obs, y, s_arc, prec):
+    """Steps collapsed: the flow is converging to a finite stationary point (the arc-length flow
+    has finite length there). Polish it with Newton's method on ∇L = 0 and record it."""
+    par, D = sysm.par, sysm.D
+    psi = y[:D]
+    for _ in range(60):
+        g, H = par.grad_hess(psi)
+        sysm.gradients += 1
+        sysm.hessians += 1
+        try:
+            step = H.solve(arb_mat(D, 1, g), algorithm="approx").entries()
+        except ZeroDivisionError:
+            break
+        psi = [rs.mid(a - b) for a, b in zip(psi, step)]
+        if norm2(step) <= arb(10) ** (-prec.dps) * max(arb(1), norm2(psi)):
+            break
+    g, H = par.grad_hess(psi)
+    gn = norm2([rs.mid(x) for x in g])
+    moved = norm2([a - b for a, b in zip(psi, y[:D])])
+    if moved < arb("1e-3") * max(arb(1), norm2(psi)) and gn < arb(10) ** (-(prec.dps // 2)):
+        ev = [e.real for e in H.eig(algorithm="approx")] if D > 0 else []
+        kind = "local minimum" if all(e > 0 for e in ev) else "saddle point"
+        traj.status = "stationary"
+        traj.notes.append(f"gradient flow converges to a finite stationary point ({kind}) at ‖ψ‖ = "
+                          f"{norm2(psi).str(10, radius=False)}; ‖∇L‖ there = {gn.mid().str(3, radius=False)}; "
+                          "the norm target is never reached")
+        y = psi + [arb("inf")]
+    else:
+        traj.status = "stalled"
+        traj.notes.append("step size collapsed without a nearby stationary point")
+        psi = y[:D]
+    traj.records.append(obs.record(psi, s_arc + moved, sysm.log_t(y[D]) if traj.status != "stationary" else arb("inf"), gn))
+    traj.state.update({"psi": psi, "u": y[D], "s": s_arc})
+
+
+def _locate(stepper, y0, h, Z, scale, target_n, target_l, ev_h):
+    """Step from y0 to the event exactly: dense output for a first guess, then secant on full steps."""
+    sysm, tab, tol = stepper.sysm, stepper.tab, stepper.tol
+    D = sysm.D
+    ev = lambda yy: _event_value(sysm, yy, D, target_n, target_l)[0]  # noqa: E731
+    lo, flo = arb(0), ev(y0)
+    hi, fhi = arb(1), ev_h
+    th = arb(1)
+    for _ in range(60):  # regula falsi on the collocation polynomial
+        th = rs.mid(lo - flo * (hi - lo) / (fhi - flo))
+        fth = ev(rs.interpolate(tab, Z, y0, th))
+        if abs(fth) < tol:
+            break
+        if fth > 0:
+            hi, fhi = th, fth
+        else:
+            lo, flo = th, fth
+    pts = [(arb(1), ev_h)]
+    y_best = None
+    for _ in range(20):  # secant on full Radau steps of length θh
+        hs = rs.mid(h * th)
+        res, _Js = stepper.main(y0, hs, rs.restage(tab, Z, tab, th), scale)
+        y1 = [y0[j] + res.Z[tab.s - 1, j] for j in range(D + 1)]
+        f1 = ev(y1)
+        y_best = (y1, hs)
+        if abs(f1) <= tol * 10:
+            break
+        th0, f0 = pts[-1]
+        pts.append((th, f1))
+        th = rs.mid(th - f1 * (th - th0) / (f1 - f0))
+    return [rs.mid(x) for x in y_best[0]], y_best[1]
+
+
+def _save_state(traj, y, D, s_arc, steps, h, sysm, rejected=0):
+    traj.state.update({"psi": y[:D], "u": y[D], "s": s_arc, "h": h, "steps": steps, "rejected": rejected,
+                       "gradient_evaluations": sysm.gradients, "hessian_evaluations": sysm.hessians})

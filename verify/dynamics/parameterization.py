@@ -1,0 +1,253 @@
+"""Parameterisations ψ ↦ θ of the attention models, pulled back onto the linear-logit engine.
+
+``LinearLogitModel`` (verify.attention) computes L, ∇_θL and ∇²_θL for the three linear-logit
+forms θ = p, vec(W) (row-major), β. The trained parameters ψ are
+
+* ``p``    ψ = p,               θ = p                      (mmts)      norm ‖p‖₂   SVM kind ``p``
+* ``W``    ψ = vec W,           θ = vec W                  (tfsvm)     norm ‖W‖_F  SVM kind ``W``
+* ``KQ``   ψ = (vec K, vec Q),  θ = vec(K Qᵀ), K,Q ∈ ℝ^{d×m}  (tfsvm)  norm ‖KQᵀ‖_*  SVM kind ``KQ``
+* ``diag`` ψ = (k, q),          θ = β = k ⊙ q              (irgf §4)   norm ‖k⊙q‖₁ SVM kind ``diag``
+* ``beta`` ψ = β,               θ = β  (diagonal W trained directly; ℓ2 limit, irgf.aux.direct-beta)
+
+Chain rule: ∇_ψL = Jᵀ∇_θL and ∇²_ψL = Jᵀ(∇²_θL)J + Σ_a (∇_θL)_a ∇²_ψθ_a, where θ is bilinear in ψ
+for KQ and diag, so the second term has constant ±1 pattern times ∇_θL. Gradient flow on KQ
+conserves KᵀK − QᵀQ and on diag conserves k_j² − q_j² (balancedness): ``invariants``.
+"""
+from __future__ import annotations
+
+import random
+from fractions import Fraction
+
+import mpmath
+from flint import arb, arb_mat
+
+from ..attention import LinearLogitModel, norm2
+from ..data import Dataset
+from ..errors import UsageError
+from ..precision import to_arb
+from .fastgrad import FastModel
+
+PARAMETERIZATIONS = ("p", "W", "KQ", "diag", "beta")
+NORM_NAMES = {"p": "‖p‖₂", "W": "‖W‖_F", "KQ": "‖KQᵀ‖_*", "diag": "‖k⊙q‖₁", "beta": "‖β‖₂"}
+
+
+def _mid(x: arb) -> arb:
+    return arb(x.mid())
+
+
+def arb_to_mpf(x: arb):
+    """The midpoint of an arb ball as an exact mpmath number."""
+    m, e = x.mid().man_exp()
+    return mpmath.mpf((int(m), int(e)))
+
+
+def nuclear_norm(W: list[list[arb]]) -> arb:
+    """‖W‖_* (sum of singular values) via mpmath's SVD at the working precision (midpoint value)."""
+    M = mpmath.matrix([[arb_to_mpf(x) for x in row] for row in W])
+    sv = mpmath.svd_r(M, compute_uv=False)
+    return sum((arb(mpmath.nstr(x, mpmath.mp.dps + 5, strip_zeros=False)) for x in sv), arb(0))
+
+
+class Parameterization:
+    """One parameterisation on one dataset; ``model`` is the LinearLogitModel of θ."""
+
+    name = "?"
+    base = "p"  # LinearLogitModel param of θ
+    svm_kind = "p"
+
+    def __init__(self, data: Dataset, loss="logistic", model: LinearLogitModel | None = None):
+        self.data = data
+        self.model = model or LinearLogitModel.from_dataset(data, self.base, loss)
+        kron = (data.X, data.queries()) if (self.base == "W" and model is None) else None
+        self.fast = FastModel(self.model, kron)
+        self.d = data.d
+
+    # ----- shapes and maps -----------------------------------------------------------------------
+    @property
+    def dim(self) -> int:
+        return self.model.D
+
+    def theta(self, psi):
+        return list(psi)
+
+    def pull_grad(self, psi, g):
+        return list(g)
+
+    def pull_hess(self, psi, g, H: arb_mat) -> arb_mat:
+        return H
+
+    def norm(self, psi) -> arb:
+        """The norm of the matching SVM, measured on θ."""
+        return norm2(self.theta(psi))
+
+    def invariants(self, psi):
+        """Quantities conserved by gradient flow (None when there are none)."""
+        return None
+
+    def default_init(self, seed: int = 0):
+        return [arb(0)] * self.dim
+
+    # ----- loss and derivatives in ψ -------------------------------------------------------------
+    def loss_grad(self, psi):
+        th = self.theta(psi)
+        st = self.model.states(th)
+        return self.model.loss_value(th, st), self.pull_grad(psi, self.model.grad(th, st)), st
+
+    def grad(self, psi):
+        return self.pull_grad(psi, self.fast.grad(self.theta(psi)))
+
+    def grad_hess(self, psi):
+        g, H = self.fast.grad_hess(self.theta(psi))
+        return self.pull_grad(psi, g), self.pull_hess(psi, g, H)
+
+    def excess(self, psi) -> arb:
+        return self.model.excess(self.theta(psi))
+
+    def selected(self, psi) -> tuple:
+        return self.model.selected(self.theta(psi))
+
+    def __repr__(self):
+        return f"Parameterization({self.name})"
+
+
+class Prompt(Parameterization):
+    name, base, svm_kind = "p", "p", "p"
+
+
+class FullW(Parameterization):
+    name, base, svm_kind = "W", "W", "W"
+
+
+class DirectBeta(Parameterization):
+    """Diagonal W = diag(β) trained directly (ℓ2 geometry)."""
+
+    name, base, svm_kind = "beta", "diag", "beta"
+
+
+class DiagKQ(Parameterization):
+    """K = [diag(k) 0], Q = [diag(q) 0]: β = k ⊙ q (irgf §4)."""
+
+    name, base, svm_kind = "diag", "diag", "diag"
+
+    @property
+    def dim(self):
+        return 2 * self.d
+
+    def split(self, psi):
+        return psi[: self.d], psi[self.d:]
+
+    def theta(self, psi):
+        k, q = self.split(psi)
+        return [a * b for a, b in zip(k, q)]
+
+    def pull_grad(self, psi, g):
+        k, q = self.split(psi)
+        return [gj * qj for gj, qj in zip(g, q)] + [gj * kj for gj, kj in zip(g, k)]
+
+    def pull_hess(self, psi, g, H):
+        d = self.d
+        k, q = self.split(psi)
+        J = arb_mat(d, 2 * d)
+        for j in range(d):
+            J[j, j] = q[j]
+            J[j, d + j] = k[j]
+        out = J.transpose() * H * J
+        for j in range(d):
+            out[j, d + j] += g[j]
+            out[d + j, j] += g[j]
+        return out
+
+    def norm(self, psi):
+        return sum((abs(b) for b in self.theta(psi)), arb(0))
+
+    def invariants(self, psi):
+        k, q = self.split(psi)
+        return [a * a - b * b for a, b in zip(k, q)]
+
+    def default_init(self, seed: int = 0, omega0=None):
+        """irgf Eq. (5): ξ_k(0) = √2·ω₀, ξ_q(0) = 0, with ω₀ = 𝟙 unless given (every ω₀_j ≠ 0)."""
+        omega0 = [arb(1)] * self.d if omega0 is None else [to_arb(Fraction(x)) if not isinstance(x, arb) else x for x in omega0]
+        return [arb(2).sqrt() * w for w in omega0] + [arb(0)] * self.d
+
+
+class KQ(Parameterization):
+    """W = K Qᵀ with K, Q ∈ ℝ^{d×m} stored row-major, ψ = (vec K, vec Q)."""
+
+    name, base, svm_kind = "KQ", "W", "KQ"
+
+    def __init__(self, data, loss="logistic", model=None, m: int | None = None):
+        super().__init__(data, loss, model)
+        self.m = m or data.d
+
+    @property
+    def dim(self):
+        return 2 * self.d * self.m
+
+    def mats(self, psi):
+        d, m = self.d, self.m
+        K = [psi[a * m:(a + 1) * m] for a in range(d)]
+        Q = [psi[d * m + a * m: d * m + (a + 1) * m] for a in range(d)]
+        return K, Q
+
+    def W(self, psi):
+        K, Q = self.mats(psi)
+        return [[sum((K[a][e] * Q[b][e] for e in range(self.m)), arb(0)) for b in range(self.d)] for a in range(self.d)]
+
+    def theta(self, psi):
+        return [x for row in self.W(psi) for x in row]
+
+    def pull_grad(self, psi, g):
+        d, m = self.d, self.m
+        K, Q = self.mats(psi)
+        G = [g[a * d:(a + 1) * d] for a in range(d)]
+        gK = [sum((G[a][b] * Q[b][e] for b in range(d)), arb(0)) for a in range(d) for e in range(m)]
+        gQ = [sum((G[a][b] * K[a][e] for a in range(d)), arb(0)) for b in range(d) for e in range(m)]
+        return gK + gQ
+
+    def pull_hess(self, psi, g, H):
+        d, m = self.d, self.m
+        K, Q = self.mats(psi)
+        J = arb_mat(d * d, 2 * d * m)
+        for a in range(d):
+            for b in range(d):
+                for e in range(m):
+                    J[a * d + b, a * m + e] = Q[b][e]  # ∂W_ab/∂K_ae
+                    J[a * d + b, d * m + b * m + e] = K[a][e]  # ∂W_ab/∂Q_be
+        out = J.transpose() * H * J
+        for a in range(d):
+            for b in range(d):
+                for e in range(m):
+                    i, j = a * m + e, d * m + b * m + e
+                    out[i, j] += g[a * d + b]
+                    out[j, i] += g[a * d + b]
+        return out
+
+    def norm(self, psi):
+        return nuclear_norm(self.W(psi))
+
+    def invariants(self, psi):
+        K, Q = self.mats(psi)
+        m, d = self.m, self.d
+        return [sum((K[a][e] * K[a][f] - Q[a][e] * Q[a][f] for a in range(d)), arb(0)) for e in range(m) for f in range(m)]
+
+    def default_init(self, seed: int = 0, scale="1/10"):
+        """Small seeded Gaussian K(0), Q(0) (zero is stationary); entries exact binary floats × scale."""
+        rng = random.Random(seed)
+        sc = Fraction(scale)
+        return [to_arb(Fraction(rng.gauss(0.0, 1.0)) * sc) for _ in range(self.dim)]
+
+
+_CLASSES = {"p": Prompt, "W": FullW, "KQ": KQ, "diag": DiagKQ, "beta": DirectBeta}
+
+
+def make_parameterization(data: Dataset, param: str, loss="logistic", **kw) -> Parameterization:
+    """The parameterisation ``param`` (p, W, KQ, diag, beta) on ``data`` with ``loss``."""
+    try:
+        cls = _CLASSES[param]
+    except KeyError:
+        raise UsageError(f"unknown parameterisation {param!r}; choose one of {', '.join(PARAMETERIZATIONS)}")
+    return cls(data, loss, **kw)
+
+
+def mid_vector(v):
+    return [_mid(x) for x in v]

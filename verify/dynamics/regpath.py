@@ -1,0 +1,363 @@
+"""Regularization paths p̄(R) = argmin_{‖ψ‖ ≤ ρ(R)} L (mmts Thm 1, tfsvm Thm 2) and local, cone-restricted
+paths (mmts Thm 4 / Thm 7), at the working precision.
+
+* The objective is log(L − L⋆) (``model.excess`` is cancellation-free and arb keeps it meaningful at
+  e^{−10⁴}), so the landscape is not flat at large R.
+* ``regularization_path``: for every radius the global minimum on the sphere ‖ψ‖ = ρ is sought by
+  Riemannian Newton (exact Hessian, Armijo backtracking, gradient fallback) from several starts —
+  the candidate SVM direction scaled to the radius, the previous radius' solution, seeded random
+  points — and the best is kept. For the factorised parameterisations the ball is
+  ‖K‖²_F + ‖Q‖²_F ≤ 2R (resp. ‖k‖² + ‖q‖² ≤ 2R), which equals ‖KQᵀ‖_* ≤ R (‖k⊙q‖₁ ≤ R) at the balanced
+  optimum (tfsvm (KQ-RP)); ρ = √(2R), else ρ = R. The value found is certified (arb) to be ≤ the
+  candidate's; a positive radial derivative at the sphere optimum triggers an interior search.
+  Global optimality over the sphere is evidence from multi-start, not a proof.
+* ``local_regularization_path``: minimise over C_{ε,R₀}(q) ∩ {‖p‖ ≤ R} (mmts (9)) by projected
+  gradient with Barzilai–Borwein steps and Armijo backtracking (linear parameterisations only);
+  converged to 10^{−dps/2} relative (first-order method), boundary activity is reported.
+"""
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, field
+from fractions import Fraction
+
+import mpmath
+from flint import arb, arb_mat
+
+from ..attention import dot, norm2, one_minus_corr
+from ..errors import UsageError
+from ..precision import to_arb, working_precision
+from .parameterization import arb_to_mpf, Parameterization, make_parameterization
+from .svmref import svm_direction
+
+
+def _mid(x):
+    return arb(x.mid())
+
+
+@dataclass
+class PathPoint:
+    R: arb
+    psi: list
+    theta: list
+    norm: arb  # SVM-matching norm of θ
+    excess: arb  # L − L⋆
+    selected: tuple
+    one_minus_corr: arb | None  # to the SVM of the selected tokens
+    one_minus_corr_gmm: arb | None
+    on_sphere: bool
+    radial_derivative: arb  # ⟨∇L, ψ⟩/ρ at the optimum (< 0: the ball optimum is on the sphere)
+    candidate_excess: arb | None = None
+    certified_le_candidate: bool | None = None  # found ≤ candidate, certain in ball arithmetic
+    starts: int = 0
+    notes: list = field(default_factory=list)
+
+
+@dataclass
+class RegPath:
+    param: str
+    points: list
+    precision: int
+
+    def fit_rate(self, tail: float = 0.5):
+        """Fit 1 − corr(p̄(R), SVM) ≈ C R^{−a} over the last part of the path (floats, reporting only)."""
+        from ..precision import log10_abs
+
+        pts = [(log10_abs(p.R), log10_abs(p.one_minus_corr_gmm)) for p in self.points
+               if p.one_minus_corr_gmm is not None and p.one_minus_corr_gmm > 0]
+        if len(pts) < 3:
+            return None
+        lo = pts[-1][0] - tail * (pts[-1][0] - pts[0][0])
+        pts = [q for q in pts if q[0] >= lo] or pts
+        n = len(pts)
+        mx, my = sum(x for x, _ in pts) / n, sum(y for _, y in pts) / n
+        sxx = sum((x - mx) ** 2 for x, _ in pts)
+        if sxx == 0:
+            return None
+        b = sum((x - mx) * (y - my) for x, y in pts) / sxx
+        return {"rate": -b, "C": 10 ** (my - b * mx), "points": n}
+
+
+# ----- objective ------------------------------------------------------------------------------------
+def _objective(par: Parameterization, psi):
+    """f = log E, ∇f, ∇²f with E = L − L⋆ (ψ-space)."""
+    g, H = par.grad_hess(psi)
+    g = [_mid(x) for x in g]
+    E = par.excess(psi)
+    if not E > 0:
+        raise ArithmeticError("L − L⋆ is not certainly positive (raise the precision)")
+    D = len(psi)
+    gf = [x / E for x in g]
+    Hf = arb_mat(D, D, [_mid(H[i, j] / E - gf[i] * gf[j]) for i in range(D) for j in range(D)])
+    return E.log(), gf, Hf
+
+
+def _f(par, psi):
+    E = par.excess(psi)
+    return E.log() if E > 0 else arb("inf")
+
+
+def _retract(x, rho):
+    n = norm2(x)
+    return [_mid(rho * v / n) for v in x]
+
+
+def sphere_minimize(par: Parameterization, x0, rho: arb, dps: int, max_iter: int = 200):
+    """Riemannian Newton for min log(L − L⋆) on ‖ψ‖ = ρ; returns (ψ, f, iterations)."""
+    x = _retract(x0, rho)
+    D = len(x)
+    f, gf, Hf = _objective(par, x)
+    tol = arb(10) ** (-dps) * rho
+    for it in range(1, max_iter + 1):
+        xh = [v / rho for v in x]
+        radial = dot(xh, gf)
+        rg = [a - radial * b for a, b in zip(gf, xh)]
+        # Riemannian Hessian P ∇²f P − (x̂ᵀ∇f/ρ) P, made invertible on the normal line by + x̂x̂ᵀ
+        P = arb_mat(D, D, [(1 if i == j else 0) - xh[i] * xh[j] for i in range(D) for j in range(D)])
+        Hr = P * Hf * P - P * (radial / rho)
+        M = Hr + arb_mat(D, 1, xh) * arb_mat(1, D, xh)
+        try:
+            v = M.solve(arb_mat(D, 1, [-a for a in rg]), algorithm="approx").entries()
+            v = [_mid(a) for a in v]
+            v = [a - dot(v, xh) * b for a, b in zip(v, xh)]
+            slope = dot(v, rg)
+            if not slope < 0:
+                raise ZeroDivisionError
+        except ZeroDivisionError:
+            v = [-a for a in rg]
+            slope = dot(v, rg)
+        nv = norm2(v)
+        if nv == 0:
+            break
+        if nv > rho / 2:  # at most ~30° per step
+            v = [a * (rho / 2) / nv for a in v]
+            slope = slope * (rho / 2) / nv
+            nv = rho / 2
+        alpha = arb(1)
+        while True:
+            xn = _retract([a + alpha * b for a, b in zip(x, v)], rho)
+            fn = _f(par, xn)
+            if fn <= f + arb("1e-4") * alpha * slope or alpha < arb(10) ** (-30):
+                break
+            alpha = alpha / 2
+        step = norm2([a - b for a, b in zip(xn, x)])
+        if not fn <= f:
+            break
+        x = xn
+        f, gf, Hf = _objective(par, x)
+        if step <= tol:
+            break
+    return x, f, it
+
+
+def _interior_minimize(par, x0, dps, max_iter=200):
+    """Damped Newton for min log(L − L⋆) without constraint (used when the radial derivative is > 0)."""
+    x = list(x0)
+    f, gf, Hf = _objective(par, x)
+    D = len(x)
+    for _ in range(max_iter):
+        try:
+            v = [_mid(a) for a in Hf.solve(arb_mat(D, 1, [-a for a in gf]), algorithm="approx").entries()]
+            if not dot(v, gf) < 0:
+                raise ZeroDivisionError
+        except ZeroDivisionError:
+            v = [-a for a in gf]
+        slope = dot(v, gf)
+        alpha = arb(1)
+        while True:
+            xn = [_mid(a + alpha * b) for a, b in zip(x, v)]
+            fn = _f(par, xn)
+            if fn <= f + arb("1e-4") * alpha * slope or alpha < arb(10) ** (-30):
+                break
+            alpha = alpha / 2
+        if not fn < f:
+            break
+        step = norm2([a - b for a, b in zip(xn, x)])
+        x = xn
+        f, gf, Hf = _objective(par, x)
+        if step <= arb(10) ** (-dps) * max(arb(1), norm2(x)):
+            break
+    return x, f
+
+
+# ----- starts -----------------------------------------------------------------------------------------
+def _psi_from_theta(par: Parameterization, theta):
+    """A balanced ψ with θ(ψ) = θ (p, W, beta: identity; diag: k = sgn·√|β|, q = √|β|; KQ: SVD)."""
+    if par.name in ("p", "W", "beta"):
+        return list(theta)
+    if par.name == "diag":
+        k = [(abs(b)).sqrt() * (1 if b >= 0 else -1) for b in theta]
+        q = [(abs(b)).sqrt() for b in theta]
+        return k + q
+    d, m = par.d, par.m
+    W = mpmath.matrix([[arb_to_mpf(theta[a * d + b]) for b in range(d)] for a in range(d)])
+    U, S, V = mpmath.svd_r(W)
+    toarb = lambda z: arb(mpmath.nstr(z, mpmath.mp.dps + 5, strip_zeros=False))  # noqa: E731
+    K = [[toarb(U[a, e] * mpmath.sqrt(S[e])) if e < d else arb(0) for e in range(m)] for a in range(d)]
+    Q = [[toarb(V[e, b] * mpmath.sqrt(S[e])) if e < d else arb(0) for e in range(m)] for b in range(d)]
+    return [x for row in K for x in row] + [x for row in Q for x in row]
+
+
+def _radius(par, R: arb) -> arb:
+    return (2 * R).sqrt() if par.name in ("KQ", "diag") else R
+
+
+def regularization_path(source, param: str = "p", radii=(1, 2, 5, 10, 20, 50, 100), *, dps: int = 50,
+                        loss="logistic", starts: int = 4, seed: int = 0, svm: bool = True,
+                        progress=None) -> RegPath:
+    """Global regularization path over ``radii`` (in the SVM-matching norm; see module docstring)."""
+    with working_precision(dps) as prec:
+        par = source if isinstance(source, Parameterization) else make_parameterization(source, param, loss)
+        data = par.data
+        gmm = svm_direction(data, par.svm_kind, "opt", prec.dps) if svm else None
+        rng = random.Random(seed)
+        points, prev = [], None
+        for R in radii:
+            R = to_arb(Fraction(str(R)))
+            if not R > 0:
+                raise UsageError("radii must be positive")
+            rho = _radius(par, R)
+            cands = []
+            if gmm is not None:
+                cands.append(("candidate", _psi_from_theta(par, gmm)))
+            if prev is not None:
+                cands.append(("previous", prev))
+            for _ in range(starts):
+                cands.append(("random", [to_arb(Fraction(rng.gauss(0.0, 1.0))) for _ in range(par.dim)]))
+            best, cand_E = None, None
+            for name, x0 in cands:
+                if norm2(x0) == 0:
+                    continue
+                try:
+                    x, f, _ = sphere_minimize(par, x0, rho, prec.dps)
+                except ArithmeticError:
+                    continue
+                if name == "candidate":
+                    cand_E = par.excess(_retract(x0, rho))
+                if best is None or f < best[1]:
+                    best = (x, f)
+            if best is None:
+                raise ArithmeticError("no start converged")
+            x = best[0]
+            g = par.grad(x)
+            radial = dot(g, x) / rho
+            on_sphere, notes = True, []
+            if radial > 0:  # moving inward decreases L: look inside the ball
+                xi, fi = _interior_minimize(par, [v * arb("0.9") for v in x], prec.dps)
+                if fi < best[1] and norm2(xi) <= rho:
+                    x, on_sphere = xi, False
+                    notes.append("the minimiser is interior to the ball")
+            prev = x
+            points.append(_point(par, R, x, on_sphere, radial, cand_E, len(cands), prec.dps, svm, notes))
+            if progress:
+                progress(points[-1])
+        return RegPath(par.name, points, prec.dps)
+
+
+def _point(par, R, x, on_sphere, radial, cand_E, nstarts, dps, svm, notes):
+    th = par.theta(x)
+    E = par.excess(x)
+    sel = par.selected(x)
+    ref = svm_direction(par.data, par.svm_kind, sel, dps) if svm else None
+    gmm = svm_direction(par.data, par.svm_kind, "opt", dps) if svm else None
+    cert = None
+    if cand_E is not None:
+        cert = True if E <= cand_E else (False if E > cand_E else None)
+    return PathPoint(R=R, psi=x, theta=th, norm=par.norm(x), excess=E, selected=sel,
+                     one_minus_corr=one_minus_corr(th, ref) if ref is not None else None,
+                     one_minus_corr_gmm=one_minus_corr(th, gmm) if gmm is not None else None,
+                     on_sphere=on_sphere, radial_derivative=radial, candidate_excess=cand_E,
+                     certified_le_candidate=cert, starts=nstarts, notes=notes)
+
+
+# ----- local (cone-restricted) paths ------------------------------------------------------------------
+def _project_cone(p, q, eps: arb, R0: arb, R: arb):
+    """Map p into {corr(p, q) ≥ 1 − ε, R₀ ≤ ‖p‖ ≤ R} (polar clamp: radius, then angle toward q)."""
+    r = norm2(p)
+    u = [a / r for a in p] if r > 0 else list(q)
+    c = dot(u, q)
+    if c < 1 - eps:
+        w = [a - c * b for a, b in zip(u, q)]
+        nw = norm2(w)
+        cm = 1 - eps
+        sm = (1 - cm * cm).sqrt()
+        u = [cm * b + sm * a / nw for a, b in zip(w, q)] if nw > 0 else list(q)
+    r = max(R0, min(R, r))
+    return [_mid(r * a) for a in u]
+
+
+def local_regularization_path(source, q, radii, *, eps, R0, param: str = "p", dps: int = 50, loss="logistic",
+                              starts: int = 3, seed: int = 0, max_iter: int = 400, svm: bool = True) -> RegPath:
+    """p̄(R) = argmin{L(p) : p ∈ C_{ε,R₀}(q), ‖p‖ ≤ R} for each R in ``radii`` (mmts (9)).
+
+    ``q`` is a direction (normalised here). Each point notes which constraints are active
+    ("cone edge", "R0", "R"). First-order method: converged to 10^(−dps/2) relative."""
+    with working_precision(dps) as prec:
+        par = source if isinstance(source, Parameterization) else make_parameterization(source, param, loss)
+        if par.name not in ("p", "W", "beta"):
+            raise UsageError("local regularization paths are implemented for p, W and beta")
+        qv = [to_arb(Fraction(str(x))) if not isinstance(x, arb) else x for x in q]
+        nq = norm2(qv)
+        qv = [a / nq for a in qv]
+        eps, R0 = to_arb(Fraction(str(eps))), to_arb(Fraction(str(R0)))
+        rng = random.Random(seed)
+        points, prev = [], None
+        for R in radii:
+            R = to_arb(Fraction(str(R)))
+            cands = [[R * a for a in qv], [R0 * a for a in qv]] + ([prev] if prev else [])
+            for _ in range(starts):
+                z = [to_arb(Fraction(rng.gauss(0.0, 1.0))) for _ in qv]
+                cands.append([R * (a + b * eps.sqrt()) for a, b in zip(qv, z)])
+            best = None
+            for x0 in cands:
+                x, f = _projected_descent(par, _project_cone(x0, qv, eps, R0, R), qv, eps, R0, R, prec.dps, max_iter)
+                if best is None or f < best[1]:
+                    best = (x, f)
+            x = best[0]
+            prev = x
+            r = norm2(x)
+            notes = []
+            tiny = arb(10) ** (-(prec.dps // 2))
+            if dot(x, qv) / r <= 1 - eps + tiny:
+                notes.append("cone edge")
+            if r <= R0 * (1 + tiny):
+                notes.append("R0")
+            if r >= R * (1 - tiny):
+                notes.append("R")
+            pt = _point(par, R, x, "R" in notes, dot(par.grad(x), x) / r, None, len(cands), prec.dps, svm, notes)
+            pt.notes.append(f"1 − corr to q = {one_minus_corr(x, qv).mid().str(6, radius=False)}")
+            points.append(pt)
+        return RegPath(par.name, points, prec.dps)
+
+
+def _projected_descent(par, x, q, eps, R0, R, dps, max_iter):
+    f = _f(par, x)
+    E = par.excess(x)
+    g = [_mid(a / E) for a in par.grad(x)]
+    step = R / 20
+    tol = arb(10) ** (-(dps // 2)) * R
+    prev_x, prev_g = None, None
+    for _ in range(max_iter):
+        if prev_x is not None:  # Barzilai–Borwein step length
+            sx = [a - b for a, b in zip(x, prev_x)]
+            sg = [a - b for a, b in zip(g, prev_g)]
+            den = dot(sx, sg)
+            if den > 0:
+                step = min(R, dot(sx, sx) / den)
+        alpha = step
+        while True:
+            xn = _project_cone([a - alpha * b for a, b in zip(x, g)], q, eps, R0, R)
+            fn = _f(par, xn)
+            move = [a - b for a, b in zip(xn, x)]
+            if fn <= f + arb("1e-4") * dot(g, move) or alpha < arb(10) ** (-40) * R:
+                break
+            alpha = alpha / 2
+        if not fn < f:
+            break
+        prev_x, prev_g = x, g
+        x, f = xn, fn
+        E = par.excess(x)
+        g = [_mid(a / E) for a in par.grad(x)]
+        if norm2(move) <= tol:
+            break
+    return x, f

@@ -1,0 +1,77 @@
+"""Reference SVM directions for the trajectories, from ``verify.svm`` when it is available.
+
+The import is lazy and optional: without the svm package (or when a selection is infeasible) the
+reference is ``None`` and the trajectory simply leaves the 1 − corr columns empty. The diagonal W
+trained directly (``beta``) converges to the ℓ2 SVM on the rows z_i ⊙ (x_iα − x_it), which is the
+``p`` kind on the dataset whose keys are z_i ⊙ x_it.
+"""
+from __future__ import annotations
+
+from fractions import Fraction
+
+from flint import arb
+
+from ..data import Dataset
+from ..precision import to_arb
+
+_CACHE: dict = {}
+
+
+def _flatten(x):
+    if isinstance(x, (list, tuple)):
+        out = []
+        for y in x:
+            out.extend(_flatten(y))
+        return out
+    return [x]
+
+
+def _to_arb(x) -> arb:
+    if isinstance(x, arb):
+        return arb(x.mid())
+    if isinstance(x, (int, Fraction)):
+        return to_arb(x)
+    if hasattr(x, "p") and hasattr(x, "q"):  # fmpq
+        return to_arb(Fraction(int(x.p), int(x.q)))
+    return arb(str(x))  # decimal string, mpf
+
+
+def _beta_dataset(data: Dataset) -> Dataset:
+    Z = data.queries()
+    K = [[[a * b for a, b in zip(x, z)] for x in seq] for seq, z in zip(data.X, Z)]
+    return Dataset(data.X, data.Y, data.v, tuple(tuple(tuple(r) for r in seq) for seq in K), data.z, data.u, data.name)
+
+
+def svm_direction(data: Dataset, kind: str, select="opt", dps: int = 60):
+    """The SVM solution (flattened row-major, arb) for ``kind`` and token selection, or None when
+    the SVM package is missing or the problem is infeasible. ``notes`` get a reason (see ``last_note``)."""
+    key = (id(data), data.name, kind, tuple(select) if not isinstance(select, str) else select, dps)
+    if key in _CACHE:
+        return _CACHE[key][0]
+    try:
+        from ..svm import solve_svm  # optional, written separately
+    except ImportError:
+        return _store(key, None, "verify.svm is not available")
+    ds, k = (_beta_dataset(data), "p") if kind == "beta" else (data, kind)
+    try:
+        sel = select if isinstance(select, str) else tuple(select)
+        dps = max(15, min(dps, 10000))
+        try:
+            res = solve_svm(ds, k, select=sel, dps=dps, check_unique=False)  # uniqueness is not needed here
+        except TypeError:
+            res = solve_svm(ds, k, select=sel, dps=dps)
+    except Exception as exc:  # noqa: BLE001 - a failed reference must not stop a trajectory
+        return _store(key, None, f"svm {kind} {select}: {type(exc).__name__}: {exc}")
+    if getattr(res, "status", None) != "optimal" or getattr(res, "solution", None) is None:
+        return _store(key, None, f"svm {kind} {select}: {getattr(res, 'status', 'no solution')}")
+    return _store(key, [_to_arb(x) for x in _flatten(res.solution)], None)
+
+
+def _store(key, value, note):
+    _CACHE[key] = (value, note)
+    return value
+
+
+def last_note(data: Dataset, kind: str, select="opt", dps: int = 60):
+    key = (id(data), data.name, kind, tuple(select) if not isinstance(select, str) else select, dps)
+    return _CACHE.get(key, (None, None))[1]
