@@ -48,9 +48,10 @@ from fractions import Fraction
 
 from flint import arb
 
-from .attention import dot, norm2
+from .attention import LinearLogitModel, dot, features, norm2
 from .errors import UsageError
-from .precision import to_arb
+from .losses import get_loss
+from .precision import to_arb, to_decimal_string
 
 ENUMERATION_LIMIT = 729  # T^n selections enumerated when α must be chosen automatically
 
@@ -622,6 +623,7 @@ class ConeRun:
     left_at: int | None = None  # first step with a certainly negative margin
     times: list = field(default_factory=list)  # (‖p‖, ln t) at the records (normalised GD: flow time)
     points: list = field(default_factory=list)  # the recorded iterates p (for plots)
+    status: str = ""  # gradient flow: "reached", "max_steps", "stationary", …
 
 
 def _track(run: ConeRun, t, p, pbar_mm, mu, R, prev_norm, record, gmm_bar):
@@ -712,6 +714,45 @@ def normalized_gd_in_cone(model, g: LMMGeometry, p0, h, until_norm, mu, R, label
     run.steps = t
     run.final_p = p
     run.final_selected = model.selected(p)
+    return run
+
+
+def flow_in_cone(data, g: LMMGeometry, p0, until_norm, mu, R, dps: int, label="", gmm=None, loss="logistic",
+                 records_per_octave: int = 4, max_steps: int = 20000) -> ConeRun:
+    """Gradient flow dp/dt = −∇L(p) itself (``verify.dynamics.gradient_flow``: the arc-length flow by
+    Radau IIA at the working precision, local error ≤ 10^-dps) from ``p0`` until ‖p‖ = ``until_norm``;
+    the cone and the norm floor are checked at every step end and at θ = 1/4, 1/2, 3/4 inside every
+    step (dense output), records at geometrically spaced norms. ``steps`` counts the checked points."""
+    from .dynamics import gradient_flow
+
+    pbar = unit([to_arb(x) for x in g.p_mm])
+    gbar = unit([to_arb(x) for x in gmm]) if gmm is not None else None
+    run = ConeRun("gradient flow", label)
+    mu_a, R_a = to_arb(mu), to_arb(R)
+    p = [_mid(to_arb(x)) for x in p0]
+    state = {"prev": _track(run, 0, p, pbar, mu_a, R_a, None, True, gbar), "t": 0}
+    state["next"] = float(state["prev"].mid()) * 2 ** (1 / records_per_octave)
+
+    def on_step(points):
+        for q in points:
+            state["t"] += 1
+            pn_f = float(norm2(q).mid())
+            rec = pn_f >= state["next"]
+            state["prev"] = _track(run, state["t"], q, pbar, mu_a, R_a, state["prev"], rec, gbar)
+            if rec:
+                state["next"] = pn_f * 2 ** (1 / records_per_octave)
+
+    traj = gradient_flow(data, "p", until_norm=to_decimal_string(to_arb(until_norm), 30), dps=dps, loss=loss,
+                         init=p, svm=False, record=False, on_step=on_step, max_steps=max_steps)
+    last = traj.final
+    pf = [_mid(x) for x in traj.psi]
+    _track(run, state["t"], pf, pbar, mu_a, R_a, None, True, gbar)  # already checked; recorded for the plots
+    if last is not None and last.log_t is not None:
+        run.times.append((last.norm, last.log_t))
+    run.steps = state["t"]
+    run.final_p = pf
+    run.final_selected = tuple(x.r for x in LinearLogitModel(features(data, "p"), data.scores, get_loss(loss)).states(pf))
+    run.status = traj.status
     return run
 
 

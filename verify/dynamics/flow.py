@@ -156,12 +156,14 @@ def _init_psi(par, init, seed):
 def gradient_flow(source, param: str = "p", *, until_norm=None, until_logt=None, dps: int = 50,
                   loss="logistic", init=None, stages: int | None = None, tol=None, max_steps: int = 100000,
                   svm: bool = True, progress=None, resume: Trajectory | None = None, m: int | None = None,
-                  seed: int = 0, h0=None, record=True) -> Trajectory:
+                  seed: int = 0, h0=None, record=True, on_step=None) -> Trajectory:
     """Integrate gradient flow of ``param`` on ``source`` (a Dataset or Parameterization) from
     ``init`` (default: 0, or the papers' initialisation for KQ/diag) until the SVM-matching norm
     reaches ``until_norm`` or ln t reaches ``until_logt``. Returns a ``Trajectory`` (records after
     every step, the final one exactly at the event). ``progress(norm, log_t)`` is called after
-    each step. ``resume`` continues a saved trajectory (its dataset, parameterisation and state)."""
+    each step. ``resume`` continues a saved trajectory (its dataset, parameterisation and state).
+    ``on_step(points)`` is called after every accepted step with ψ at θ = 1/4, 1/2, 3/4, 1 of the
+    step (collocation polynomial: dense output, same order as the step) — for checks along the path."""
     if until_norm is None and until_logt is None:
         raise UsageError("give --until-norm and/or --until-logt")
     t0 = time.perf_counter()
@@ -208,7 +210,7 @@ def gradient_flow(source, param: str = "p", *, until_norm=None, until_logt=None,
             if resume is None and not g0 > 0:
                 raise Stationary("∇L(ψ(0)) = 0: the initial point is stationary, the flow does not move")
             _integrate(traj, sysm, obs, psi, u, s_arc, steps, h, s_st, tol, target_n, target_l,
-                       max_steps, progress, record, prec)
+                       max_steps, progress, record, prec, on_step)
         except KeyboardInterrupt as exc:  # keep the partial run for --save / resume
             traj.status = "interrupted"
             traj.seconds += time.perf_counter() - t0
@@ -263,8 +265,14 @@ class _Step:
 
 
 def _integrate(traj, sysm, obs, psi, u, s_arc, steps, h, s_st, tol, target_n, target_l, max_steps,
-               progress, record, prec):
+               progress, record, prec, on_step=None):
     par, D = sysm.par, sysm.D
+
+    def dense(y0, Z, y1):
+        if on_step is not None:
+            pts = [rs.interpolate(tab, Z, y0, arb(k) / 4)[:D] for k in (1, 2, 3)]
+            on_step([[rs.mid(x) for x in q] for q in pts] + [y1[:D]])
+
     tab, tab2 = tableau(s_st), tableau(s_st - 1)
     stepper = _Step(sysm, tab, tab2, tol)
     y = psi + [u]
@@ -317,7 +325,8 @@ def _integrate(traj, sysm, obs, psi, u, s_arc, steps, h, s_st, tol, target_n, ta
         fails = 0
         ev, kind = _event_value(sysm, y1, D, target_n, target_l)
         if ev >= 0:
-            y1, h_ev = _locate(stepper, y, h, res.Z, scale, target_n, target_l, ev)
+            y1, h_ev, Z_ev = _locate(stepper, y, h, res.Z, scale, target_n, target_l, ev)
+            dense(y, Z_ev, y1)
             steps += 1
             s_arc = s_arc + h_ev
             y = y1
@@ -331,6 +340,7 @@ def _integrate(traj, sysm, obs, psi, u, s_arc, steps, h, s_st, tol, target_n, ta
             return
         steps += 1
         s_arc = s_arc + h
+        dense(y, res.Z, [rs.mid(x) for x in y1])
         y = [rs.mid(x) for x in y1]
         if record:
             traj.records.append(obs.record(y[:D], s_arc, sysm.log_t(y[D]), None))
@@ -401,13 +411,13 @@ def _locate(stepper, y0, h, Z, scale, target_n, target_l, ev_h):
         res, _Js = stepper.main(y0, hs, rs.restage(tab, Z, tab, th), scale)
         y1 = [y0[j] + res.Z[tab.s - 1, j] for j in range(D + 1)]
         f1 = ev(y1)
-        y_best = (y1, hs)
+        y_best = (y1, hs, res.Z)
         if abs(f1) <= tol * 10:
             break
         th0, f0 = pts[-1]
         pts.append((th, f1))
         th = rs.mid(th - f1 * (th - th0) / (f1 - f0))
-    return [rs.mid(x) for x in y_best[0]], y_best[1]
+    return [rs.mid(x) for x in y_best[0]], y_best[1], y_best[2]
 
 
 def _save_state(traj, y, D, s_arc, steps, h, sysm, rejected=0):
