@@ -108,6 +108,6 @@ def test_thm3_not_an_lmm_is_not_applicable():
 
 def test_thm3_step_budget_is_inconclusive():
     with working_precision(30) as prec:
-        out = thm3.evaluate(FIG1B, prec, gd_steps=10, max_steps=200)
+        out = thm3.evaluate(FIG1B, prec, gd_steps=10, max_steps=20)
     assert out.decide() == "INCONCLUSIVE"
     assert any("budget" in n for n in out.notes)

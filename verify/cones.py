@@ -48,7 +48,7 @@ from fractions import Fraction
 
 from flint import arb
 
-from .attention import LinearLogitModel, dot, features, norm2
+from .attention import LinearLogitModel, dot, features, norm2, one_minus_corr
 from .errors import UsageError
 from .losses import get_loss
 from .precision import to_arb, to_decimal_string
@@ -742,13 +742,24 @@ def flow_in_cone(data, g: LMMGeometry, p0, until_norm, mu, R, dps: int, label=""
             if rec:
                 state["next"] = pn_f * 2 ** (1 / records_per_octave)
 
-    traj = gradient_flow(data, "p", until_norm=to_decimal_string(to_arb(until_norm), 30), dps=dps, loss=loss,
-                         init=p, svm=False, record=False, on_step=on_step, max_steps=max_steps)
-    last = traj.final
+    # two legs: the flow stops exactly at ‖p‖ = until_norm/10 on the way (a point reproducible across
+    # precisions, for comparisons one decade apart), then at until_norm
+    target = to_arb(until_norm)
+    legs = [target / 10, target] if target / 10 > norm2(p) else [target]
+    traj = None
+    for leg in legs:
+        traj = gradient_flow(data if traj is None else None, "p", until_norm=to_decimal_string(leg, 30), dps=dps,
+                             loss=loss, init=p if traj is None else None, svm=False, on_step=on_step,
+                             max_steps=max_steps, resume=traj)
+        if traj.status != "reached":
+            break
+        pl = [_mid(x) for x in traj.psi]
+        if leg is not legs[-1]:
+            run.points.append(pl)
+            run.omc.append((norm2(pl), one_minus_corr(pl, pbar), one_minus_corr(pl, gbar) if gbar is not None else None))
     pf = [_mid(x) for x in traj.psi]
     _track(run, state["t"], pf, pbar, mu_a, R_a, None, True, gbar)  # already checked; recorded for the plots
-    if last is not None and last.log_t is not None:
-        run.times.append((last.norm, last.log_t))
+    run.times = [(rec.norm, rec.log_t) for rec in traj.records if rec.log_t is not None and rec.log_t.is_finite()]
     run.steps = state["t"]
     run.final_p = pf
     run.final_selected = tuple(x.r for x in LinearLogitModel(features(data, "p"), data.scores, get_loss(loss)).states(pf))

@@ -299,9 +299,14 @@ def _integrate(traj, sysm, obs, psi, u, s_arc, steps, h, s_st, tol, target_n, ta
         if Zpred is None:
             f0 = sysm.rhs(y)
             Zpred = arb_mat([[rs.mid(c * h * fj) for fj in f0] for c in tab.c])
-        res, Js = stepper.main(y, h, Zpred, scale)
-        res2 = stepper.secondary(y, h, res, Js, scale) if res.converged else None
-        if not res.converged or not res2.converged:
+        try:
+            res, Js = stepper.main(y, h, Zpred, scale)
+            res2 = stepper.secondary(y, h, res, Js, scale) if res.converged else None
+        except (Stationary, ValueError, ZeroDivisionError, OverflowError):
+            # a Newton trial point far off (∇L = 0 to every digit there, or a float64 overflow in
+            # the Newton matrix): the step is too long, not the trajectory stationary
+            res = res2 = None
+        if res is None or not res.converged or not res2.converged:
             rejected += 1
             fails += 1
             h_old, h = h, h * arb("0.5")
