@@ -771,13 +771,11 @@ def fit_rate(points):
     """Least squares log10 y = log10 C − a log10 x over (x, y) arb pairs with y > 0: returns (a, C)."""
     from .precision import log10_abs
 
+    from .fits import line_fit
+
     pts = [(log10_abs(x), log10_abs(y)) for x, y in points if y > 0 and x > 0]
-    if len(pts) < 3:
+    fit = line_fit(pts) if len(pts) >= 3 else None
+    if fit is None:
         return None
-    mx = sum(a for a, _ in pts) / len(pts)
-    my = sum(b for _, b in pts) / len(pts)
-    sxx = sum((a - mx) ** 2 for a, _ in pts)
-    if sxx == 0:
-        return None
-    slope = sum((a - mx) * (b - my) for a, b in pts) / sxx
-    return -slope, 10 ** (my - slope * mx)
+    a, slope, _ = fit
+    return -slope, 10 ** a

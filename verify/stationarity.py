@@ -389,23 +389,17 @@ def fit_log_rate(steps, norms):
     """Least-squares fit ‖θ(t)‖ ≈ a + b ln t over the checkpoints (floats: a reported trend)."""
     import math
 
-    pts = [(math.log(t), float(r.mid())) for t, r in zip(steps, norms) if t > 0]
-    if len(pts) < 2:
-        return None, None
-    mx = sum(x for x, _ in pts) / len(pts)
-    my = sum(y for _, y in pts) / len(pts)
-    sxx = sum((x - mx) ** 2 for x, _ in pts)
-    if sxx == 0:
-        return None, None
-    b = sum((x - mx) * (y - my) for x, y in pts) / sxx
-    return my - b * mx, b
+    from .fits import line_fit
+
+    fit = line_fit([(math.log(t), float(r.mid())) for t, r in zip(steps, norms) if t > 0])
+    return (None, None) if fit is None else fit[:2]
 
 
 __all__ = [
     "AssumptionB", "DescentTerms", "PairTable", "engine_agreement", "exact_states", "stationary_evidence", "GDRun", "PROBE_SCALES", "assumption_b", "assumption_b1",
     "ball_lower_bound", "descent_terms", "exact_gradient_at_zero", "exact_margins", "fit_log_rate",
     "gd_checkpoints", "gmm", "other_selection_directions", "probe_directions", "scaled_point",
-    "feasible_assumption_b_dataset", "normalized_gd", "fit_loglog", "NGDRun", "loss_is_decreasing",
+    "feasible_assumption_b_dataset", "flow_checkpoints", "fit_loglog", "NGDRun", "loss_is_decreasing",
 ]
 
 
@@ -596,42 +590,38 @@ class NGDRun:
     status: str = "ok"
 
 
-def normalized_gd(model: LinearLogitModel, theta0, lr, radii, q=None, max_steps: int = 200000) -> NGDRun:
-    """θ ← θ − lr·∇L/‖∇L‖ (the papers' optimiser, App. E: lr 0.1), recorded when ‖θ‖ first reaches
-    each radius in ``radii``. The gradient is the engine's closed form on ``exact_states``; iterates
-    are rounded to midpoints. With a small constant lr this traces the gradient-flow curve (same
-    directions as GD); it is not the theorem's fixed-step algorithm and is labelled as such."""
+def flow_checkpoints(data, theta0, radii, dps: int, q=None, loss="logistic", max_steps: int = 5000) -> NGDRun:
+    """Gradient flow of p (``verify.dynamics.gradient_flow``: Radau IIA at ``dps`` digits, local error
+    ≤ 10^-dps) from ``theta0``, stopped exactly where ‖p‖ reaches each radius of ``radii`` (beyond
+    ‖p(0)‖): the checkpoints are the same points at every precision, so their figures have stable
+    digits. ``steps`` holds the cumulative Radau steps; ``status`` the flow's last status."""
     from .attention import one_minus_corr
+    from .dynamics import gradient_flow
 
-    th = [to_arb(Fraction(x)) if not isinstance(x, arb) else x for x in theta0]
+    th0 = [to_arb(Fraction(x)) if not isinstance(x, arb) else x for x in theta0]
     qa = [to_arb(Fraction(x)) for x in q] if q is not None else None
-    run = NGDRun(lr=lr)
-    targets = sorted(to_arb(Fraction(r)) for r in radii)
-    k, t = 0, 0
-    prev = None
-    while k < len(targets) and t < max_steps:
-        nrm = dot(th, th).sqrt()
-        if nrm >= targets[k] or nrm.mid() >= targets[k].mid():
-            st = exact_states(model, th)
-            run.steps.append(t)
-            run.norms.append(nrm)
-            run.points.append(list(th))
-            run.selected.append(tuple(x.r for x in st))
-            if qa is not None:
-                run.omc.append(one_minus_corr(th, qa))
-            run.settled.append(one_minus_corr(th, prev) if prev is not None else None)
-            prev = list(th)
-            k += 1
+    run = NGDRun(lr=arb(0))
+    model = LinearLogitModel.from_dataset(data, "p", loss)
+    n0 = dot(th0, th0).sqrt()
+    traj, prev = None, None
+    for r in sorted(Fraction(x) for x in radii):
+        if not to_arb(r) > n0:
             continue
-        g = model.grad(th, exact_states(model, th))
-        gn = dot(g, g).sqrt()
-        if not gn > 0:
-            run.status = "stationary"
+        traj = gradient_flow(data if traj is None else None, "p", until_norm=str(r), dps=dps, loss=loss,
+                             init=th0 if traj is None else None, svm=False, record=False, max_steps=max_steps,
+                             resume=traj)
+        if traj.status != "reached":
+            run.status = traj.status
             break
-        th = [arb((x - lr * gx / gn).mid()) for x, gx in zip(th, g)]
-        t += 1
-    if k < len(targets) and run.status == "ok":
-        run.status = "max_steps"
+        th = [arb(x.mid()) for x in traj.psi]
+        run.steps.append(int(traj.state["steps"]))
+        run.norms.append(dot(th, th).sqrt())
+        run.points.append(th)
+        run.selected.append(tuple(x.r for x in exact_states(model, th)))
+        if qa is not None:
+            run.omc.append(one_minus_corr(th, qa))
+        run.settled.append(one_minus_corr(th, prev) if prev is not None else None)
+        prev = th
     return run
 
 
@@ -639,14 +629,9 @@ def fit_loglog(xs, ys):
     """Least-squares slope and intercept of log y against log x (floats; a reported trend)."""
     import math
 
+    from .fits import line_fit
+
     pts = [(math.log(float(x.mid() if isinstance(x, arb) else x)), math.log(float(y.mid() if isinstance(y, arb) else y)))
            for x, y in zip(xs, ys) if float(y.mid() if isinstance(y, arb) else y) > 0]
-    if len(pts) < 2:
-        return None, None
-    mx = sum(a for a, _ in pts) / len(pts)
-    my = sum(b for _, b in pts) / len(pts)
-    sxx = sum((a - mx) ** 2 for a, _ in pts)
-    if sxx == 0:
-        return None, None
-    slope = sum((a - mx) * (b - my) for a, b in pts) / sxx
-    return slope, my - slope * mx
+    fit = line_fit(pts)
+    return (None, None) if fit is None else (fit[1], fit[0])

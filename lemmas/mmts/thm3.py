@@ -60,6 +60,7 @@ from lemmas.mmts.cone_invariance import (
 )
 from verify import datasets as D
 from verify.attention import norm2
+from verify.fits import line_fit
 from verify.claims import Claim, Evidence, Figure, Hypothesis, Outcome, Series, register
 from verify.cones import (
     finish,
@@ -201,13 +202,9 @@ def evaluate(data, prec: Precision, alpha=None, mu=None, R=None, starts=None, gd
     for r in runs:
         tail = [(n_, lt) for n_, lt in r.times if lt is not None]
         tail = tail[len(tail) // 2:]
-        if len(tail) >= 3:
-            xs = [float(lt.mid()) for _, lt in tail]
-            ys = [float(n_.mid()) for n_, _ in tail]
-            mx, my = sum(xs) / len(xs), sum(ys) / len(ys)
-            sxx = sum((x - mx) ** 2 for x in xs)
-            if sxx > 0:
-                slopes.append(sum((x - mx) * (y - my) for x, y in zip(xs, ys)) / sxx)
+        fit = line_fit([(float(lt.mid()), float(n_.mid())) for n_, lt in tail]) if len(tail) >= 3 else None
+        if fit is not None:
+            slopes.append(fit[1])
     if slopes:
         out.evidence.append(Evidence("d‖p‖/d ln t along the flow (tail fit)", f"{min(slopes):.4f} … {max(slopes):.4f}",
                                      note=f"expected ‖p^mm‖ = 1/Θ = {float(S.nrm.mid()):.6g} (‖p‖ ≈ ln t/Θ)"))

@@ -65,17 +65,17 @@ class RegPath:
 
         pts = [(log10_abs(p.R), log10_abs(p.one_minus_corr_gmm)) for p in self.points
                if p.one_minus_corr_gmm is not None and p.one_minus_corr_gmm > 0]
+        from ..fits import line_fit
+        from ..fits import tail as last_part
+
         if len(pts) < 3:
             return None
-        lo = pts[-1][0] - tail * (pts[-1][0] - pts[0][0])
-        pts = [q for q in pts if q[0] >= lo] or pts
-        n = len(pts)
-        mx, my = sum(x for x, _ in pts) / n, sum(y for _, y in pts) / n
-        sxx = sum((x - mx) ** 2 for x, _ in pts)
-        if sxx == 0:
+        pts = last_part(pts, tail) or pts
+        fit = line_fit(pts)
+        if fit is None:
             return None
-        b = sum((x - mx) * (y - my) for x, y in pts) / sxx
-        return {"rate": -b, "C": 10 ** (my - b * mx), "points": n}
+        a, b, _ = fit
+        return {"rate": -b, "C": 10 ** a, "points": len(pts)}
 
 
 # ----- objective ------------------------------------------------------------------------------------

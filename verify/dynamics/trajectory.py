@@ -14,6 +14,8 @@ from flint import arb
 
 from ..data import Dataset, write_atomic
 from ..errors import DataError
+from ..fits import line_fit
+from ..fits import tail as last_part
 from ..precision import log10_abs, to_decimal_string
 
 FORMAT = "attnverify-trajectory/1"
@@ -106,20 +108,12 @@ class Trajectory:
         records in log ‖θ‖ (expected a ≈ 2 for p and W: 1 − cos ~ C/‖p‖²). Floats, for reporting."""
         pts = [(log10_abs(r.norm), log10_abs(getattr(r, key))) for r in self.records
                if getattr(r, key) is not None and getattr(r, key) > 0 and r.norm > 1]
-        if len(pts) < 3:
+        pts = last_part(pts, tail) if len(pts) >= 3 else []
+        fit = line_fit(pts) if len(pts) >= 3 else None
+        if fit is None:
             return None
-        lo = pts[-1][0] - tail * (pts[-1][0] - pts[0][0])
-        pts = [p for p in pts if p[0] >= lo]
-        if len(pts) < 3:
-            return None
-        mx = sum(x for x, _ in pts) / len(pts)
-        my = sum(y for _, y in pts) / len(pts)
-        sxx = sum((x - mx) ** 2 for x, _ in pts)
-        if sxx == 0:
-            return None
-        slope = sum((x - mx) * (y - my) for x, y in pts) / sxx
-        resid = max(abs(y - (my + slope * (x - mx))) for x, y in pts)
-        return {"rate": -slope, "C": 10 ** (my - slope * mx), "points": len(pts),
+        a, slope, resid = fit
+        return {"rate": -slope, "C": 10 ** a, "points": len(pts),
                 "norm_range": [10 ** pts[0][0], 10 ** pts[-1][0]], "max_log10_residual": resid}
 
     # ----- JSON ----------------------------------------------------------------------------------
