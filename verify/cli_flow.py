@@ -13,12 +13,13 @@ from __future__ import annotations
 
 import json
 import os
+import random
 import sys
 from fractions import Fraction
 
 from .cli import Parser
 from .errors import DataError, UsageError, VerifyError
-from .precision import DEFAULT_DPS, parse_precision, to_decimal_string
+from .precision import DEFAULT_DPS, parse_precision, to_decimal_string, working_precision
 
 PARAMS = ("p", "W", "KQ", "diag", "beta")
 
@@ -155,19 +156,15 @@ def _main(argv) -> int:
     param = a.param or (resume.meta["param"] if resume else "p")
     loss = a.loss or (resume.meta["loss"] if resume else "logistic")
     init, seed = (None, 0) if resume else _init(a.init, param, data)
-    if init == "zero":
-        from .precision import working_precision
-
+    if init in ("zero", "random"):
         with working_precision(dps):
-            init = [0] * make_parameterization(data, param, loss, **({"m": a.m} if a.m and param == "KQ" else {})).dim
-    elif init == "random":
-        init = None  # the KQ default is already a seeded random start; seed chosen below
-        if param not in ("KQ",):
-            import random
-
+            dim = make_parameterization(data, param, loss, **({"m": a.m} if a.m and param == "KQ" else {})).dim
+        if init == "zero":
+            init = [0] * dim
+        elif param == "KQ":
+            init = None  # the KQ default is already a seeded random start (seed below)
+        else:
             rng = random.Random(seed)
-            with __import__("verify.precision", fromlist=["working_precision"]).working_precision(dps):
-                dim = make_parameterization(data, param, loss).dim
             init = [Fraction(rng.gauss(0.0, 1.0)) / 10 for _ in range(dim)]
     bar = None
     if not a.json:
