@@ -7,7 +7,8 @@ grows like e^{margin·s}; t₀ = 1/‖∇L(ψ(0))‖ makes u' = 1 at the start),
 The flow is stiff once attention saturates: the Jacobian −(I − ĝĝᵀ)∇²L/‖∇L‖ has O(1) eigenvalues
 while the solution varies on the scale ‖ψ‖, so explicit methods need O(‖ψ‖) steps. Radau IIA
 (L-stable, order 2s−1, s chosen from the precision) takes steps proportional to ‖ψ‖, i.e. O(1) steps
-per decade (measured: ~35 steps per decade at 30 digits, ~75 at 100). The stage equations are solved
+per decade (measured for p to 10⁴ in benchmarks/bench_flow.py: ~40 steps per decade at 30 digits,
+~100 at 100). The stage equations are solved
 by Newton's method with the exact per-stage Jacobians (closed-form Hessian, ``fastgrad.py``), see
 ``radau_solver.py``. The local error is estimated by a second solve with s−1 stages (order 2s−3,
 started from the first solution and its interpolated Jacobians) and kept below 10^−dps relative to
@@ -22,6 +23,7 @@ import math
 import time
 
 from flint import arb, arb_mat
+from threadpoolctl import threadpool_limits
 
 from ..attention import norm2
 from ..data import Dataset
@@ -62,7 +64,7 @@ class ArcLength:
 
     def _g(self, psi):
         self.gradients += 1
-        g = [rs.mid(x) for x in self.par.grad(psi)]  # midpoints: a ball around 0 would make √ NaN
+        g = rs.mid_vec(self.par.grad(psi))  # midpoints: a ball around 0 would make √ NaN
         gn = norm2(g)
         if not gn > 0:
             raise Stationary("∇L = 0: a stationary point, the flow stays there")
@@ -71,7 +73,7 @@ class ArcLength:
     def rhs(self, y):
         g, gn = self._g(y[: self.D])
         fu = 1 / (gn * y[self.D].exp())
-        return [rs.mid(-x / gn) for x in g] + [rs.mid(fu)]
+        return rs.mid_vec([-x / gn for x in g] + [fu])
 
     def log_t(self, u: arb) -> arb:
         return log_t_of(u, self.l0)
@@ -83,27 +85,28 @@ class ArcLength:
         return self.rhs_jac(y)[1]
 
     def rhs_jac(self, y):
-        """f(y) and its Jacobian from one gradient + Hessian evaluation."""
+        """f(y) and its Jacobian from one gradient + Hessian evaluation (assembled by matrix products)."""
         psi, u = y[: self.D], y[self.D]
         self.gradients += 1
         g, H = self.par.grad_hess(psi)
-        g = [rs.mid(x) for x in g]
+        g = rs.mid_vec(g)
         gn = norm2(g)
         if not gn > 0:
             raise Stationary("∇L = 0: a stationary point, the flow stays there")
-        D = self.D
-        gh = arb_mat([[x / gn] for x in g])
-        Hg = H * gh  # (D × 1) = ∇ log‖g‖ · ‖g‖
-        P = H - gh * (gh.transpose() * H)  # (I − ĝĝᵀ) H
+        D, N = self.D, self.N
+        gh = arb_mat(D, 1, g) / gn
+        Hg = (H * gh).entries()  # ∇ log‖g‖ · ‖g‖
+        P = ((H - gh * (gh.transpose() * H)) / (-gn)).entries()  # −(I − ĝĝᵀ) H / ‖g‖
         fu = 1 / (gn * u.exp())
-        J = arb_mat(self.N, self.N)
+        c = -fu / gn
+        rows = []
         for i in range(D):
-            for j in range(D):
-                J[i, j] = rs.mid(-P[i, j] / gn)
-            J[D, i] = rs.mid(-fu * Hg[i, 0] / gn)
-        J[D, D] = rs.mid(-fu)
-        f = [rs.mid(-x / gn) for x in g] + [rs.mid(fu)]
-        return f, J
+            rows.extend(P[i * D:(i + 1) * D])
+            rows.append(arb(0))
+        rows.extend([c * x for x in Hg])
+        rows.append(-fu)
+        f = rs.mid_vec([-x / gn for x in g] + [fu])
+        return f, arb_mat(N, N, rows).mid()
 
 
 def log_t_of(u: arb, l0: arb) -> arb:
@@ -122,12 +125,12 @@ class _Scale:
         self.su = max(arb(1), abs(y0[D]))
 
     def vec(self, v) -> arb:
-        v = [rs.mid(x) for x in v]  # midpoints: a ball around 0 would make the square root NaN
+        v = rs.mid_vec(v)  # midpoints: a ball around 0 would make the square root NaN
         return max(norm2(v[: self.D]) / self.sp, abs(v[self.D]) / self.su)
 
     def mat(self, Z: arb_mat) -> arb:
-        N = Z.ncols()
-        return max(self.vec([Z[i, j] for j in range(N)]) for i in range(Z.nrows()))
+        N, D, e = Z.ncols(), self.D, Z.mid().entries()
+        return max(max(norm2(e[k:k + D]) / self.sp, abs(e[k + D]) / self.su) for k in range(0, len(e), N))
 
 
 def _coerce(source, param, loss, m):
@@ -167,7 +170,9 @@ def gradient_flow(source, param: str = "p", *, until_norm=None, until_logt=None,
     if until_norm is None and until_logt is None:
         raise UsageError("give --until-norm and/or --until-logt")
     t0 = time.perf_counter()
-    with working_precision(dps) as prec:
+    # The Newton matrices are small (s·N ≲ 300): multithreaded OpenBLAS made each LU 5–200 ms instead
+    # of 0.4 ms on the 2-core machine (half of a 100-digit run), so BLAS runs on one thread here.
+    with working_precision(dps) as prec, threadpool_limits(limits=1, user_api="blas"):
         if resume is not None:
             meta = resume.meta
             source = source if source is not None else resume.dataset()

@@ -2,12 +2,13 @@
 
 Stage increments Z (s × N, row i ≈ y(x0 + c_i h) − y0) solve G(Z) = Z − h A F(y0 + Z) = 0. Newton
 uses the exact per-stage Jacobians J_i (built from the closed-form Hessian of L), so it converges
-quadratically; the Newton matrix I − h A⊗J_i is factorised once in float64 and every linear solve
+quadratically; the Newton matrix I − h A⊗J_i is factorised once in float64 (OpenBLAS kept
+single-threaded by ``gradient_flow``) and every linear solve
 is finished in arb by iterative refinement (float64 corrections, arb residuals), so each pass
 gains ~13 digits at any working precision. Jacobians are refreshed until they were taken within
 (κ·tol)^(1/3) of the solution; afterwards iterations cost gradients only. All numbers are arb
-midpoints (radii are dropped after each operation: the integrator's error is controlled by its
-estimate, not by ball arithmetic).
+midpoints (radii are dropped after each operation, with ``arb_mat.mid()`` in C rather than entry by
+entry: the integrator's error is controlled by its estimate, not by ball arithmetic).
 """
 from __future__ import annotations
 
@@ -21,11 +22,15 @@ from .radau import Tableau
 
 
 def mid(x: arb) -> arb:
-    return arb(x.mid())
+    return x.mid()  # an exact arb (radius 0)
 
 
 def mid_mat(M: arb_mat) -> arb_mat:
-    return arb_mat(M.nrows(), M.ncols(), [mid(x) for x in M.entries()])
+    return M.mid()
+
+
+def mid_vec(v: list) -> list:
+    return arb_mat(len(v), 1, v).mid().entries() if v else []
 
 
 @dataclass
