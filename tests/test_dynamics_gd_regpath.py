@@ -6,7 +6,6 @@ from verify.attention import norm2
 from verify.datasets import mmts_fig1a, mmts_fig1b, mmts_fig1b_prime, random_dataset
 from verify.dynamics import (gd, local_regularization_path, make_parameterization, normalized_gd,
                              regularization_path, smoothness_constant)
-from verify.dynamics import svmref
 from verify.dynamics.trajectory import Trajectory
 from verify.errors import UsageError
 from verify.precision import working_precision
@@ -45,15 +44,13 @@ def test_gd_records_sparsely_and_resumes(tmp_path):
 
 
 def test_regularization_path_matches_the_spec_numbers_and_is_certified():
-    if svmref.svm_direction(mmts_fig1b(), "p", "opt", 30) is None:
-        pytest.skip("verify.svm is not available")
     rp = regularization_path(mmts_fig1b(), "p", radii=(10, 20, 50), dps=30, starts=2)
     expect = {10: 3.7e-4, 20: 5.8e-5, 50: 2.3e-7}  # mmts spec, thm1: Fig. 1(b)
     for pt in rp.points:
         R = int(float(pt.R.mid()))
         got = float(pt.one_minus_corr_gmm.mid())
         assert abs(got / expect[R] - 1) < 0.05, (R, got)
-        assert pt.on_sphere and pt.certified_le_candidate in (True, None)
+        assert pt.on_sphere and pt.certified_le_candidate is True
         assert pt.radial_derivative < 0
     with pytest.raises(UsageError):
         regularization_path(mmts_fig1b(), "p", radii=(0,), dps=20)
@@ -64,20 +61,3 @@ def test_local_path_is_pinned_at_the_cone_edge_for_a_non_lmm_direction():
     for pt in lp.points:
         assert "cone edge" in pt.notes and "R0" in pt.notes  # bounded norm: mmts Thm 4 (spec §thm4)
         assert abs(pt.norm - 1) < arb(10) ** -10
-
-
-def test_missing_svm_package_falls_back_cleanly(monkeypatch):
-    import builtins
-
-    real = builtins.__import__
-
-    def fake(name, *args, **kw):
-        if name.endswith("svm") and args and args[2] and "solve_svm" in args[2]:
-            raise ImportError("no svm")
-        return real(name, *args, **kw)
-
-    svmref._CACHE.clear()
-    monkeypatch.setattr(builtins, "__import__", fake)
-    tr = gd(mmts_fig1a(), "p", steps=3, eta="0.1", dps=20)
-    assert tr.final.one_minus_corr is None and tr.final.one_minus_corr_gmm is None
-    svmref._CACHE.clear()

@@ -143,7 +143,7 @@ def evaluate(data, prec: Precision, alpha=None, mu=None, R=None, starts=None, gd
     out.evidence.append(Evidence(f"GD η = 1/L_p, {gd_steps} steps: min over iterates of μ − (1 − corr(p(t), p^mm))",
                                  mm, ">=", arb(0)))
     mono = all(r.norm_monotone for r in gds)
-    out.evidence.append(Evidence(f"GD η = 1/L_p: ‖p(t)‖ nondecreasing at every step", mono, "==", True, holds=mono))
+    out.evidence.append(Evidence("GD η = 1/L_p: ‖p(t)‖ nondecreasing at every step", mono, "==", True, holds=mono))
     dec = [r.omc[-1][1] - r.omc[0][1] for r in gds]
     out.evidence.append(Evidence(f"GD η = 1/L_p: max over starts of (1 − corr)(t = {gd_steps}) − (1 − corr)(0)",
                                  max(dec, key=lambda z: z.mid()),

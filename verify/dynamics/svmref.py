@@ -1,7 +1,7 @@
-"""Reference SVM directions for the trajectories, from ``verify.svm`` when it is available.
+"""Reference SVM directions for the trajectories, from ``verify.svm``.
 
-The import is lazy and optional: without the svm package (or when a selection is infeasible) the
-reference is ``None`` and the trajectory simply leaves the 1 − corr columns empty. The diagonal W
+When a selection is infeasible the reference is ``None`` and the trajectory leaves the 1 − corr
+column empty (imported lazily: cvxpy costs ~1.5 s to import, and ``--no-svm`` runs skip it). The diagonal W
 trained directly (``beta``) converges to the ℓ2 SVM on the rows z_i ⊙ (x_iα − x_it), which is the
 ``p`` kind on the dataset whose keys are z_i ⊙ x_it.
 """
@@ -44,26 +44,21 @@ def _beta_dataset(data: Dataset) -> Dataset:
 
 def svm_direction(data: Dataset, kind: str, select="opt", dps: int = 60):
     """The SVM solution (flattened row-major, arb) for ``kind`` and token selection, or None when
-    the SVM package is missing or the problem is infeasible. ``notes`` get a reason (see ``last_note``)."""
+    the problem is infeasible or cannot be solved (the reason is kept, see ``last_note``)."""
+    from ..errors import VerifyError
+    from ..svm import solve_svm
+
     key = (id(data), data.name, kind, tuple(select) if not isinstance(select, str) else select, dps)
     if key in _CACHE:
         return _CACHE[key][0]
-    try:
-        from ..svm import solve_svm  # optional, written separately
-    except ImportError:
-        return _store(key, None, "verify.svm is not available")
     ds, k = (_beta_dataset(data), "p") if kind == "beta" else (data, kind)
-    try:
-        sel = select if isinstance(select, str) else tuple(select)
-        dps = max(15, min(dps, 10000))
-        try:
-            res = solve_svm(ds, k, select=sel, dps=dps, check_unique=False)  # uniqueness is not needed here
-        except TypeError:
-            res = solve_svm(ds, k, select=sel, dps=dps)
-    except Exception as exc:  # noqa: BLE001 - a failed reference must not stop a trajectory
+    sel = select if isinstance(select, str) else tuple(select)
+    try:  # uniqueness is not needed for a reference direction
+        res = solve_svm(ds, k, select=sel, dps=max(15, min(dps, 10000)), check_unique=False)
+    except (VerifyError, ArithmeticError) as exc:  # a failed reference must not stop a trajectory
         return _store(key, None, f"svm {kind} {select}: {type(exc).__name__}: {exc}")
-    if getattr(res, "status", None) != "optimal" or getattr(res, "solution", None) is None:
-        return _store(key, None, f"svm {kind} {select}: {getattr(res, 'status', 'no solution')}")
+    if res.status != "optimal" or res.solution is None:
+        return _store(key, None, f"svm {kind} {select}: {res.status}")
     return _store(key, [_to_arb(x) for x in _flatten(res.solution)], None)
 
 
