@@ -44,7 +44,9 @@ def default_stages(dps: int) -> int:
     """Stages s (order 2s−1) for a working precision. Near the real axis the solution has complex
     singularities (softmax poles, at distance ~π/‖Δk‖ while logits are close), which cap the step at
     a fraction of their distance whatever the order, so s beyond ~0.35·dps + 10 only costs more per
-    step (measured in benchmarks/bench_flow.py: at 100 digits s = 36, 46, 64 take 84, 65, 93 s)."""
+    step (measured in benchmarks/bench_flow.py before BLAS was pinned to one thread: p to 10⁴ at 100
+    digits with s = 36, 46, 64 took 84, 65, 93 s); far fewer stages are accuracy-bound: W to ‖W‖ = 100
+    at 100 digits with s = 25 took 4034 steps against ~300 with the default s = 45."""
     return max(6, min(64, round(0.35 * dps + 10)))
 
 
