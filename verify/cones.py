@@ -34,8 +34,8 @@ seeded random combinations, and one direction outside the span of the keys (if t
 Also here: ``cap_extremes`` (min/max of a linear function over the cone's spherical cap, closed
 form), ``inward_component`` and ``boundary_scan`` (first-order cone invariance), ``leading_term``
 (the sign of −⟨∇L(rq), v⟩ as r → ∞ from the nearest token: the asymptotic certificate behind a
-VIOLATED), ``gd_in_cone`` / ``normalized_gd_in_cone`` (GD and normalised GD with every iterate
-checked against C_{μ,R}; exact midpoint iterates), ``resolve_selection`` / ``choose_alpha`` (the
+VIOLATED), ``gd_in_cone`` / ``flow_in_cone`` (GD and the gradient flow, every iterate / step and dense
+point checked against C_{μ,R}; exact midpoint points), ``resolve_selection`` / ``choose_alpha`` (the
 hypotheses of the LMM claims, automatic α), seeded datasets with a non-global LMM, and
 ``undecided`` / ``mark_undecided`` / ``finish`` (an existential witness not found in the tested
 range → INCONCLUSIVE, never a false VIOLATED).
@@ -575,7 +575,7 @@ __all__ = [
     "selection_width", "critical_width", "order_gap", "selection_rate", "cone_directions", "dense_directions", "unit",
     "cone_point", "safe_norm", "cap_extremes", "inward_component", "in_cone_margin", "leading_term",
     "random_dataset_with_lmm", "random_lmm_candidates", "DEFAULT_LEVELS", "undecided", "mark_undecided", "finish", "boundary_scan", "ConeRun", "gd_in_cone",
-    "normalized_gd_in_cone", "fit_rate",
+    "flow_in_cone", "fit_rate",
 ]
 
 
@@ -621,7 +621,7 @@ class ConeRun:
     final_p: list | None = None
     final_selected: tuple = ()
     left_at: int | None = None  # first step with a certainly negative margin
-    times: list = field(default_factory=list)  # (‖p‖, ln t) at the records (normalised GD: flow time)
+    times: list = field(default_factory=list)  # (‖p‖, ln t) at the flow's records
     points: list = field(default_factory=list)  # the recorded iterates p (for plots)
     status: str = ""  # gradient flow: "reached", "max_steps", "stationary", …
 
@@ -667,51 +667,6 @@ def gd_in_cone(model, g: LMMGeometry, p0, eta, steps: int, mu, R, label="", reco
         rec = bool(record_every) and (t % record_every == 0 or t == steps)
         prev = _track(run, t, p, pbar, mu, R, prev, rec, gbar)
     run.steps = steps
-    run.final_p = p
-    run.final_selected = model.selected(p)
-    return run
-
-
-def normalized_gd_in_cone(model, g: LMMGeometry, p0, h, until_norm, mu, R, label="", max_steps=10**6,
-                          records_per_octave: int = 4, gmm=None) -> ConeRun:
-    """Normalised GD p ← p − h∇L/‖∇L‖ (explicit Euler on the arc-length flow dp/ds = −∇L/‖∇L‖, whose
-    curve is the gradient flow's) until ‖p‖ ≥ ``until_norm``; every iterate checked against the cone,
-    records at geometrically spaced norms and at the last iterate. The step h must be small against
-    the flow's stiffness (its Jacobian (I − ĝĝᵀ)∇²L/‖∇L‖ is O(max‖k_{iα_i} − k_it‖)), not against
-    ‖p‖: O(until_norm/h) steps, at most ``max_steps``."""
-    pmm = [to_arb(x) for x in g.p_mm]
-    pbar = unit(pmm)
-    gbar = unit([to_arb(x) for x in gmm]) if gmm is not None else None
-    run = ConeRun("normalized GD", label)
-    mu, R = to_arb(mu), to_arb(R)
-    p = [_mid(to_arb(x)) for x in p0]
-    h = to_arb(h)
-    target = to_arb(until_norm)
-    prev = _track(run, 0, p, pbar, mu, R, None, True, gbar)
-    next_rec = float(prev.mid()) * 2 ** (1 / records_per_octave)
-    t = 0
-    clock = arb(0)  # gradient-flow time of the arc: dt = ds/‖∇L‖ (an O(h) quadrature)
-    while t < max_steps:
-        t += 1
-        grad = model.grad(p)
-        gn = norm2(grad)
-        if not gn > 0:
-            break
-        clock = _mid(clock + h / gn)
-        hg = h / gn
-        p = [_mid(a - hg * b) for a, b in zip(p, grad)]
-        pn = norm2(p)
-        pn_f = float(pn.mid())
-        rec = pn_f >= next_rec
-        last = not (pn < target) or t == max_steps
-        prev = _track(run, t, p, pbar, mu, R, prev, rec or last, gbar)
-        if rec or last:
-            run.times.append((prev, clock.log()))
-        if rec:
-            next_rec = pn_f * 2 ** (1 / records_per_octave)
-        if not prev < target:
-            break
-    run.steps = t
     run.final_p = p
     run.final_selected = model.selected(p)
     return run
