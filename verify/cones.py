@@ -678,7 +678,7 @@ def flow_in_cone(data, g: LMMGeometry, p0, until_norm, mu, R, dps: int, label=""
     Radau IIA at the working precision, local error ≤ 10^-dps) from ``p0`` until ‖p‖ = ``until_norm``;
     the cone and the norm floor are checked at every step end and at θ = 1/4, 1/2, 3/4 inside every
     step (dense output), records at geometrically spaced norms. ``steps`` counts the checked points."""
-    from .dynamics import gradient_flow
+    from .dynamics import flow_through_norms
 
     pbar = unit([to_arb(x) for x in g.p_mm])
     gbar = unit([to_arb(x) for x in gmm]) if gmm is not None else None
@@ -701,15 +701,11 @@ def flow_in_cone(data, g: LMMGeometry, p0, until_norm, mu, R, dps: int, label=""
     # precisions, for comparisons one decade apart), then at until_norm
     target = to_arb(until_norm)
     legs = [target / 10, target] if target / 10 > norm2(p) else [target]
-    traj = None
-    for leg in legs:
-        traj = gradient_flow(data if traj is None else None, "p", until_norm=to_decimal_string(leg, 30), dps=dps,
-                             loss=loss, init=p if traj is None else None, svm=False, on_step=on_step,
-                             max_steps=max_steps, resume=traj)
-        if traj.status != "reached":
-            break
-        pl = [_mid(x) for x in traj.psi]
-        if leg is not legs[-1]:
+    legs = [to_decimal_string(x, 30) for x in legs]
+    for k, traj in enumerate(flow_through_norms(data, "p", legs, init=p, dps=dps, loss=loss, svm=False,
+                                                on_step=on_step, max_steps=max_steps)):
+        if k < len(legs) - 1 and traj.status == "reached":  # the exact stop at until_norm/10
+            pl = [_mid(x) for x in traj.psi]
             run.points.append(pl)
             run.omc.append((norm2(pl), one_minus_corr(pl, pbar), one_minus_corr(pl, gbar) if gbar is not None else None))
     pf = [_mid(x) for x in traj.psi]

@@ -399,7 +399,7 @@ __all__ = [
     "AssumptionB", "DescentTerms", "PairTable", "engine_agreement", "exact_states", "stationary_evidence", "GDRun", "PROBE_SCALES", "assumption_b", "assumption_b1",
     "ball_lower_bound", "descent_terms", "exact_gradient_at_zero", "exact_margins", "fit_log_rate",
     "gd_checkpoints", "gmm", "other_selection_directions", "probe_directions", "scaled_point",
-    "feasible_assumption_b_dataset", "flow_checkpoints", "fit_loglog", "NGDRun", "loss_is_decreasing",
+    "feasible_assumption_b_dataset", "flow_checkpoints", "fit_loglog", "FlowCheckpoints", "loss_is_decreasing",
 ]
 
 
@@ -577,10 +577,9 @@ def stationary_evidence(out, data: Dataset, prec, param: str, q, gaps, eta, *, s
             caption="The norm grows like a + b ln t (straight lines on a log-t axis): no finite limit."))
 
 
-# ----- normalised GD (the papers' experiments; follows the gradient-flow curve) ------------------
+# ----- gradient flow stopped at given norms -------------------------------------------------------
 @dataclass
-class NGDRun:
-    lr: arb
+class FlowCheckpoints:
     steps: list = field(default_factory=list)
     norms: list = field(default_factory=list)
     points: list = field(default_factory=list)
@@ -590,26 +589,23 @@ class NGDRun:
     status: str = "ok"
 
 
-def flow_checkpoints(data, theta0, radii, dps: int, q=None, loss="logistic", max_steps: int = 5000) -> NGDRun:
+def flow_checkpoints(data, theta0, radii, dps: int, q=None, loss="logistic", max_steps: int = 5000) -> FlowCheckpoints:
     """Gradient flow of p (``verify.dynamics.gradient_flow``: Radau IIA at ``dps`` digits, local error
     ≤ 10^-dps) from ``theta0``, stopped exactly where ‖p‖ reaches each radius of ``radii`` (beyond
     ‖p(0)‖): the checkpoints are the same points at every precision, so their figures have stable
     digits. ``steps`` holds the cumulative Radau steps; ``status`` the flow's last status."""
     from .attention import one_minus_corr
-    from .dynamics import gradient_flow
+    from .dynamics import flow_through_norms
 
     th0 = [to_arb(Fraction(x)) if not isinstance(x, arb) else x for x in theta0]
     qa = [to_arb(Fraction(x)) for x in q] if q is not None else None
-    run = NGDRun(lr=arb(0))
+    run = FlowCheckpoints()
     model = LinearLogitModel.from_dataset(data, "p", loss)
     n0 = dot(th0, th0).sqrt()
-    traj, prev = None, None
-    for r in sorted(Fraction(x) for x in radii):
-        if not to_arb(r) > n0:
-            continue
-        traj = gradient_flow(data if traj is None else None, "p", until_norm=str(r), dps=dps, loss=loss,
-                             init=th0 if traj is None else None, svm=False, record=False, max_steps=max_steps,
-                             resume=traj)
+    prev = None
+    norms = [str(r) for r in sorted(Fraction(x) for x in radii) if to_arb(r) > n0]
+    for traj in flow_through_norms(data, "p", norms, init=th0, dps=dps, loss=loss, svm=False, record=False,
+                                   max_steps=max_steps):
         if traj.status != "reached":
             run.status = traj.status
             break

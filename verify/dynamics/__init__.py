@@ -4,6 +4,7 @@ normalised GD, regularization paths, recorded as resumable trajectories.
 Public API::
 
     gradient_flow(data_or_par, param, until_norm=..., until_logt=..., dps=..., ...) -> Trajectory
+    flow_through_norms(data, param, norms, ...)  # yields the trajectory stopped at each norm
     gd(data_or_par, param, steps=..., eta=None (1/L), dps=..., ...)              -> Trajectory
     normalized_gd(data_or_par, param, steps=..., eta="0.1", eps=0, ...)          -> Trajectory
     regularization_path(data_or_par, param, radii, dps=..., ...)                 -> RegPath
@@ -11,14 +12,14 @@ Public API::
     make_parameterization(data, param, loss)  # p, W, KQ, diag (k,q), beta
     Trajectory.load(path) / traj.save(path) / traj.fit_rate()
 """
-from .flow import gradient_flow
+from .flow import flow_through_norms, gradient_flow
 from .gd import gd, normalized_gd, smoothness_constant
 from .parameterization import PARAMETERIZATIONS, make_parameterization
 from .regpath import RegPath, local_regularization_path, regularization_path
 from .trajectory import Record, Trajectory
 
 __all__ = [
-    "gradient_flow", "gd", "normalized_gd", "smoothness_constant", "regularization_path",
+    "gradient_flow", "flow_through_norms", "gd", "normalized_gd", "smoothness_constant", "regularization_path",
     "local_regularization_path", "RegPath", "make_parameterization", "PARAMETERIZATIONS", "Trajectory",
     "Record",
 ]

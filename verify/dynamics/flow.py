@@ -238,6 +238,19 @@ def gradient_flow(source, param: str = "p", *, until_norm=None, until_logt=None,
     return traj
 
 
+def flow_through_norms(source, param: str, norms, *, init=None, **kw):
+    """``gradient_flow`` stopped exactly at each of the increasing ``norms`` in turn (one resumed run):
+    yields the trajectory after each leg, and stops after a leg that did not reach its norm. ``kw``
+    goes to ``gradient_flow`` (``on_step`` sees every step of every leg)."""
+    traj = None
+    for r in norms:
+        traj = gradient_flow(source if traj is None else None, param, until_norm=r,
+                             init=init if traj is None else None, resume=traj, **kw)
+        yield traj
+        if traj.status != "reached":
+            return
+
+
 def _event_value(sysm, y, D, target_n, target_l):
     """The most advanced event function (≥ 0 means reached) and which one."""
     par = sysm.par
