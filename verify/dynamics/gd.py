@@ -14,24 +14,15 @@ from __future__ import annotations
 
 import time
 
-import mpmath
 from flint import arb
 
 from ..attention import norm2
 from ..errors import UsageError
 from ..precision import working_precision
+from ..smoothness import spectral_norm
 from .flow import _coerce, _init_psi
 from .observe import Observer
-from .parameterization import arb_to_mpf
 from .trajectory import Trajectory
-
-
-def _spectral_norm(rows) -> arb:
-    """‖F‖₂ (largest singular value) at the working precision, rounded up by a relative 10^-(dps/2)."""
-    M = mpmath.matrix([[arb_to_mpf(x) for x in r] for r in rows])
-    sv = mpmath.svd_r(M, compute_uv=False)
-    top = max(sv[i] for i in range(len(sv)))
-    return arb(mpmath.nstr(top, mpmath.mp.dps, strip_zeros=False)) * (1 + arb(10) ** (-(mpmath.mp.dps // 2)))
 
 
 def smoothness_constant(par) -> arb:
@@ -42,7 +33,7 @@ def smoothness_constant(par) -> arb:
     M0, M1 = m.loss.constants(B)
     tot = arb(0)
     for Fi, gi in zip(m.F, m.gamma):
-        f2 = _spectral_norm(Fi) ** 2
+        f2 = arb(spectral_norm(Fi).upper()) ** 2  # certified upper bound on ‖F_i‖₂²
         g2 = norm2(gi)
         tot += M0 * g2 * g2 * f2 + 3 * M1 * g2 * f2
     return tot / m.n
