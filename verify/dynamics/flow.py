@@ -8,9 +8,9 @@ The flow is stiff once attention saturates: the Jacobian −(I − ĝĝᵀ)∇²
 while the solution varies on the scale ‖ψ‖, so explicit methods need O(‖ψ‖) steps. Radau IIA
 (L-stable, order 2s−1, s chosen from the precision) takes steps proportional to ‖ψ‖, i.e. O(1) steps
 per decade (measured for p to 10⁴ in benchmarks/bench_flow.py: ~40 steps per decade at 30 digits,
-~100 at 100). The stage equations are solved
-by Newton's method with the exact per-stage Jacobians (closed-form Hessian, ``fastgrad.py``), see
-``radau_solver.py``. The local error is estimated by a second solve with s−1 stages (order 2s−3,
+~100 at 100). The stage equations are solved by Newton's method: residuals at the working precision
+from one batched gradient sweep over the stages, per-stage Jacobians from the closed-form Hessian
+in float64 (``fastgrad.py``, ``radau_solver.py``). The local error is estimated by a second solve with s−1 stages (order 2s−3,
 started from the first solution and its interpolated Jacobians) and kept below 10^−dps relative to
 max(1, ‖ψ‖). Where the flow converges to a finite stationary point (the arc-length flow has finite
 length there) the steps collapse; the point is then polished by Newton's method and reported
@@ -22,6 +22,7 @@ from __future__ import annotations
 import math
 import time
 
+import numpy as np
 from flint import arb, arb_mat
 from threadpoolctl import threadpool_limits
 
@@ -30,14 +31,11 @@ from ..data import Dataset
 from ..errors import UsageError
 from ..precision import working_precision
 from . import radau_solver as rs
+from .fastgrad import Stationary
 from .observe import Observer
 from .parameterization import Parameterization, make_parameterization
 from .radau import tableau
 from .trajectory import Trajectory
-
-
-class Stationary(Exception):
-    """∇L = 0 at a point: the flow does not move."""
 
 
 def default_stages(dps: int) -> int:
@@ -64,51 +62,49 @@ class ArcLength:
         self.gradients = 0
         self.hessians = 0
 
-    def _g(self, psi):
-        self.gradients += 1
-        g = rs.mid_vec(self.par.grad(psi))  # midpoints: a ball around 0 would make √ NaN
-        gn = norm2(g)
-        if not gn > 0:
-            raise Stationary("∇L = 0: a stationary point, the flow stays there")
-        return g, gn
+    def rhs_batch(self, ys: list, jacobians: bool = False):
+        """f at each point of ``ys`` as an s × N arb_mat (one batched gradient sweep) and, with
+        ``jacobians``, the Jacobians ∂f/∂y in float64 (s × N × N):
+
+            ∂f_ψ/∂ψ = −(I − ĝĝᵀ) ∇²L/‖g‖,   ∂f_u/∂ψ = −f_u ∇²L ĝ/‖g‖,   ∂f_u/∂u = −f_u,
+
+        from the scaled float64 Hessians (the scale cancels in ∇²L/‖g‖)."""
+        D, N = self.D, self.N
+        with np.errstate(over="ignore", invalid="ignore"):  # far-off trial points: checked below
+            grads, gf, Hf = self.par.grads([y[:D] for y in ys], jacobians)
+        self.gradients += len(ys)
+        rows = []
+        for y, g in zip(ys, grads):
+            gn = norm2(g)
+            if not gn > 0:
+                raise Stationary("∇L = 0: a stationary point, the flow stays there")
+            rows.append([-x / gn for x in g] + [1 / (gn * y[D].exp())])
+        F = arb_mat(rows).mid()
+        if not jacobians:
+            return F, None
+        self.hessians += len(ys)
+        fu = np.array([float(F[k, D]) for k in range(len(ys))])
+        with np.errstate(over="ignore", invalid="ignore", divide="ignore"):
+            gnorm = np.linalg.norm(gf, axis=1)
+            gh, Hn = gf / gnorm[:, None], Hf / gnorm[:, None, None]
+            Hg = np.einsum("sab,sb->sa", Hn, gh)
+            J = np.zeros((len(ys), N, N))
+            J[:, :D, :D] = gh[:, :, None] * Hg[:, None, :] - Hn
+            J[:, D, :D] = -fu[:, None] * Hg
+            J[:, D, D] = -fu
+        if not np.isfinite(J).all():  # a Newton trial point far off: the step is too long
+            raise OverflowError("the Jacobian overflows float64 at a stage point")
+        return F, J
 
     def rhs(self, y):
-        g, gn = self._g(y[: self.D])
-        fu = 1 / (gn * y[self.D].exp())
-        return rs.mid_vec([-x / gn for x in g] + [fu])
+        return self.rhs_batch([y])[0].entries()
 
     def log_t(self, u: arb) -> arb:
         return log_t_of(u, self.l0)
 
     def grad_norm(self, y) -> arb:
-        return self._g(y[: self.D])[1]
-
-    def jac(self, y) -> arb_mat:
-        return self.rhs_jac(y)[1]
-
-    def rhs_jac(self, y):
-        """f(y) and its Jacobian from one gradient + Hessian evaluation (assembled by matrix products)."""
-        psi, u = y[: self.D], y[self.D]
         self.gradients += 1
-        g, H = self.par.grad_hess(psi)
-        g = rs.mid_vec(g)
-        gn = norm2(g)
-        if not gn > 0:
-            raise Stationary("∇L = 0: a stationary point, the flow stays there")
-        D, N = self.D, self.N
-        gh = arb_mat(D, 1, g) / gn
-        Hg = (H * gh).entries()  # ∇ log‖g‖ · ‖g‖
-        P = ((H - gh * (gh.transpose() * H)) / (-gn)).entries()  # −(I − ĝĝᵀ) H / ‖g‖
-        fu = 1 / (gn * u.exp())
-        c = -fu / gn
-        rows = []
-        for i in range(D):
-            rows.extend(P[i * D:(i + 1) * D])
-            rows.append(arb(0))
-        rows.extend([c * x for x in Hg])
-        rows.append(-fu)
-        f = rs.mid_vec([-x / gn for x in g] + [fu])
-        return f, arb_mat(N, N, rows).mid()
+        return norm2(self.par.grads([y[: self.D]])[0][0])
 
 
 def log_t_of(u: arb, l0: arb) -> arb:
@@ -270,17 +266,13 @@ class _Step:
         self.sysm, self.tab, self.tab2, self.tol = sysm, tab, tab2, tol
 
     def main(self, y, h, Zpred, scale):
-        res, Js, hess = rs.solve_stages(self.tab, self.sysm.rhs, self.sysm.rhs_jac, y, h, Zpred,
-                                             scale.mat, self.tol)
-        self.sysm.hessians += hess
-        return res, Js
+        res, J, _hess = rs.solve_stages(self.tab, self.sysm, y, h, Zpred, scale.mat, self.tol)
+        return res, J
 
-    def secondary(self, y, h, res, Js, scale):
-        J2 = rs.interpolate_jacobians(self.tab, Js, self.tab2)
-        res2, _Js, hess = rs.solve_stages(self.tab2, self.sysm.rhs, self.sysm.rhs_jac, y, h,
-                                               rs.restage(self.tab, res.Z, self.tab2), scale.mat, self.tol,
-                                               Js0=J2)
-        self.sysm.hessians += hess
+    def secondary(self, y, h, res, J, scale):
+        J2 = rs.interpolate_jacobians(self.tab, J, self.tab2)
+        res2, _J, _hess = rs.solve_stages(self.tab2, self.sysm, y, h, rs.restage(self.tab, res.Z, self.tab2),
+                                          scale.mat, self.tol, J0=J2)
         return res2
 
 

@@ -19,6 +19,7 @@ import random
 from fractions import Fraction
 
 import mpmath
+import numpy as np
 from flint import arb, arb_mat
 
 from ..attention import LinearLogitModel, norm2
@@ -100,6 +101,21 @@ class Parameterization:
         g, H = self.fast.grad_hess(self.theta(psi))
         return self.pull_grad(psi, g), self.pull_hess(psi, g, H)
 
+    def grads(self, psis, jacobians: bool = False):
+        """∇_ψL at each point of ``psis`` (arb midpoints) and, with ``jacobians``, float64 arrays
+        (g̃, H̃) (s × dim, s × dim × dim): ∇_ψL and ∇²_ψL at each point divided by one positive scale
+        per point (``FastModel.sweep``), for Newton matrices; otherwise (grads, None, None)."""
+        sw = self.fast.sweep([self.theta(p) for p in psis], jacobians)
+        grads = [arb_mat(1, len(g), g).mid().entries() for g in (self.pull_grad(p, g) for p, g in zip(psis, sw.grads))]
+        if not jacobians:
+            return grads, None, None
+        gf, Hf = self.pull_float(np.array([[float(x) for x in p] for p in psis]), sw.g_float, sw.H_float)
+        return grads, gf, Hf
+
+    def pull_float(self, P: np.ndarray, g: np.ndarray, H: np.ndarray):
+        """``pull_grad``/``pull_hess`` in float64 for s points at once (rows of P)."""
+        return g, H
+
     def excess(self, psi) -> arb:
         return self.model.excess(self.theta(psi))
 
@@ -156,6 +172,17 @@ class DiagKQ(Parameterization):
             out[j, d + j] += g[j]
             out[d + j, j] += g[j]
         return out
+
+    def pull_float(self, P, g, H):
+        d = self.d
+        k, q = P[:, :d], P[:, d:]
+        J = np.zeros((len(P), d, 2 * d))
+        idx = np.arange(d)
+        J[:, idx, idx], J[:, idx, d + idx] = q, k
+        out = np.einsum("sja,sjk,skb->sab", J, H, J)
+        out[:, idx, d + idx] += g
+        out[:, d + idx, idx] += g
+        return np.concatenate([g * q, g * k], axis=1), out
 
     def norm(self, psi):
         return sum((abs(b) for b in self.theta(psi)), arb(0))
@@ -221,6 +248,18 @@ class KQ(Parameterization):
                     out[i, j] += g[a * d + b]
                     out[j, i] += g[a * d + b]
         return out
+
+    def pull_float(self, P, g, H):
+        d, m = self.d, self.m
+        # ∂W_ab/∂K_ae = Q_be and ∂W_ab/∂Q_be = K_ae: row r = ab, columns cK = ae, cQ = dm + be
+        a, b, e = (x.ravel() for x in np.meshgrid(np.arange(d), np.arange(d), np.arange(m), indexing="ij"))
+        r, cK, cQ = a * d + b, a * m + e, d * m + b * m + e
+        J = np.zeros((len(P), d * d, 2 * d * m))
+        J[:, r, cK], J[:, r, cQ] = P[:, cQ], P[:, cK]
+        out = np.einsum("sra,srt,stb->sab", J, H, J)
+        out[:, cK, cQ] += g[:, r]
+        out[:, cQ, cK] += g[:, r]
+        return np.einsum("sra,sr->sa", J, g), out
 
     def norm(self, psi):
         return nuclear_norm(self.W(psi))
