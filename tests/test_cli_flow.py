@@ -91,3 +91,39 @@ def test_dispatch_through_python_m_verify(data):
                         "--precision", "15", "--json", "--no-svm"], capture_output=True, text=True, timeout=120)
     assert r.returncode == 0, r.stderr
     assert json.loads(r.stdout)["norm"] == "2"
+
+
+def test_check_digits_measures_every_figure(data, tmp_path, capsys):
+    """--check-digits reruns at precision + 10 and prints each figure to the digits the runs share."""
+    code, out, err = _run(["--data", data, "--until-norm", "50", "--precision", "25", "--json", "--check-digits"],
+                          capsys)
+    assert code == 0, err
+    obj = json.loads(out)
+    st = obj["stable_digits"]
+    assert obj["check_precision"] == 35
+    assert set(st) == {"norm", "log_t", "loss_gap", "one_minus_corr", "one_minus_corr_gmm", "direction"}
+    assert all(isinstance(v, int) and 15 <= v <= 25 for v in st.values())
+    mantissa = obj["log_t"].split("e")[0].replace("-", "").replace(".", "").lstrip("0")
+    assert len(mantissa) <= st["log_t"]
+    # without the flag the digits are not measured, and the output says so
+    code, out, _ = _run(["--data", data, "--until-norm", "50", "--precision", "25", "--json"], capsys)
+    obj = json.loads(out)
+    assert obj["stable_digits"] is None and any("not measured" in n for n in obj["notes"])
+
+
+def test_stable_digits_sees_a_disagreement():
+    """The comparison can fail: a run against a perturbed copy of itself loses the digits."""
+    from flint import arb
+
+    from verify.dynamics import gradient_flow
+    from verify.dynamics.trajectory import stable_digits
+    from verify.precision import working_precision
+
+    run = gradient_flow(mmts_fig1a(), "p", until_norm=5, dps=30, svm=False)
+    check = gradient_flow(mmts_fig1a(), "p", until_norm=5, dps=40, svm=False)
+    with working_precision(40):
+        assert stable_digits(run, check, 30)["log_t"] >= 25
+        check.final.log_t = check.final.log_t * (1 + arb(10) ** -12)
+        check.final.direction[0] += arb(10) ** -7
+        st = stable_digits(run, check, 30)
+        assert 11 <= st["log_t"] <= 12 and 6 <= st["direction"] <= 7

@@ -2,10 +2,12 @@
 
     python -m verify flow --data F --param p|W|KQ|diag --until-norm 1e4 --precision 100 [--json]
         [--loss logistic|exponential|correlation] [--init zero|paper|random[:SEED]|a,b,c|FILE.json]
-        [--until-logt X] [--save TRAJ.json] [--resume TRAJ.json] [--stages S] [--no-svm]
+        [--until-logt X] [--save TRAJ.json] [--resume TRAJ.json] [--stages S] [--no-svm] [--check-digits]
 
 Prints the Flow JSON of design.md (numbers as decimal strings; ``log_t`` is the natural log of the
-gradient-flow time) or a short summary. Exit codes: 0 solved (also when the flow converges to a
+gradient-flow time) or a short summary. ``--check-digits`` recomputes the flow from the same start
+at precision + 10 and prints every final figure with the digits on which the two runs agree
+(``stable_digits``); without it the figures carry precision − 10 digits, not measured. Exit codes: 0 solved (also when the flow converges to a
 finite stationary point: ``status`` says so), 2 bad flags, 5 bad data, 130 interrupted (with
 ``--save`` the partial trajectory is written and can be resumed).
 """
@@ -38,6 +40,8 @@ def _parser() -> Parser:
     p.add_argument("--save", metavar="FILE", help="write the trajectory (resumable) to FILE")
     p.add_argument("--resume", metavar="FILE", help="continue a saved trajectory")
     p.add_argument("--no-svm", action="store_true", help="skip the SVM references (1 − corr columns empty)")
+    p.add_argument("--check-digits", action="store_true",
+                   help="recompute at precision + 10 and report the stable digits of every figure")
     p.add_argument("--json", action="store_true", help="print the Flow JSON on stdout")
     return p
 
@@ -89,30 +93,42 @@ def _init(spec, par_name, data, seed_default=0):
         raise UsageError(f"--init: not a list of numbers: {spec!r}")
 
 
-def flow_json(traj, seconds: float) -> dict:
-    """The Flow JSON object of a finished trajectory (design.md)."""
+def flow_json(traj, seconds: float, stable: dict | None = None, check_precision: int | None = None) -> dict:
+    """The Flow JSON object of a finished trajectory (design.md). With ``stable`` (the measured
+    stable digits of each figure, ``stable_digits``) every figure is printed to its stable digits;
+    otherwise to precision − 10 digits, and ``stable_digits`` is null (not measured)."""
     dps = int(traj.meta["precision"])
-    digits = max(15, dps - 10)  # the last digits carry the integrator's accumulated error
-    f = lambda x: None if x is None else to_decimal_string(x, digits)  # noqa: E731
+
+    def f(x, name=None):
+        if x is None:
+            return None
+        digits = max(1, stable[name]) if stable and stable.get(name) is not None else max(15, dps - 10)
+        return to_decimal_string(x, digits)
+
     last = traj.final
     out = {
-        "param": traj.meta["param"], "loss": traj.meta["loss"], "norm": f(last.norm),
-        "log_t": f(last.log_t) if last.log_t is not None and last.log_t.is_finite() else (
+        "param": traj.meta["param"], "loss": traj.meta["loss"], "norm": f(last.norm, "norm"),
+        "log_t": f(last.log_t, "log_t") if last.log_t is not None and last.log_t.is_finite() else (
             None if last.log_t is None else ("inf" if last.log_t > 0 else "-inf")),
         "steps": traj.steps, "gradient_evaluations": traj.gradient_evaluations,
-        "selected": list(last.selected), "one_minus_corr": f(last.one_minus_corr),
-        "one_minus_corr_gmm": f(last.one_minus_corr_gmm), "loss_gap": f(last.excess),
+        "selected": list(last.selected), "one_minus_corr": f(last.one_minus_corr, "one_minus_corr"),
+        "one_minus_corr_gmm": f(last.one_minus_corr_gmm, "one_minus_corr_gmm"),
+        "loss_gap": f(last.excess, "loss_gap"),
         "seconds": f"{seconds:.3f}", "precision": dps,
         "status": traj.status, "dataset": traj.meta.get("dataset_name"),
         "hessian_evaluations": traj.hessian_evaluations,
         "invariant_drift": f(last.invariant_drift),
+        "stable_digits": stable, "check_precision": check_precision,
     }
     fit = traj.fit_rate("one_minus_corr")
     if fit:  # 1 − corr ≈ C‖θ‖^(−a) over the second half (in log ‖θ‖) of the run
         out["one_minus_corr_fit"] = {"rate": f"{fit['rate']:.6g}", "C": f"{fit['C']:.6g}",
                                      "norm_range": [f"{x:.6g}" for x in fit["norm_range"]]}
-    if traj.notes:
-        out["notes"] = list(traj.notes)
+    notes = list(traj.notes)
+    if stable is None:
+        notes.append(f"stable digits not measured (figures printed to {max(15, dps - 10)} digits); "
+                     "--check-digits recomputes at precision + 10 and compares")
+    out["notes"] = notes
     return out
 
 
@@ -166,18 +182,7 @@ def _main(argv) -> int:
         else:
             rng = random.Random(seed)
             init = [Fraction(rng.gauss(0.0, 1.0)) / 10 for _ in range(dim)]
-    bar = None
-    if not a.json:
-        from tqdm import tqdm
-
-        bar = tqdm(desc=f"flow {param}", file=sys.stderr, delay=1, leave=False, unit="step")
-
-    def progress(norm, log_t):
-        if bar is not None:
-            lt = "-inf" if log_t is None or not log_t.is_finite() else f"{float(log_t.mid()):.4g}"
-            bar.set_postfix_str(f"norm={float(norm.mid()):.6g} ln t={lt}", refresh=False)
-            bar.update(1)
-
+    bar, progress = _progress_bar(f"flow {param}", quiet=a.json)
     t0 = time.perf_counter()
     try:
         traj = gradient_flow(data, param, until_norm=until_norm, until_logt=until_logt, dps=dps, loss=loss,
@@ -196,16 +201,67 @@ def _main(argv) -> int:
     seconds = time.perf_counter() - t0
     if a.save:
         traj.save(a.save)
-    out = flow_json(traj, seconds)
+    stable = check_dps = None
+    if a.check_digits:
+        check_dps = dps + 10
+        bar, progress = _progress_bar(f"check at {check_dps} digits", quiet=a.json)
+        try:
+            stable = _check_run(traj, data, resume, init, seed, a, check_dps, progress)
+        finally:
+            if bar is not None:
+                bar.close()
+    out = flow_json(traj, seconds, stable, check_dps)
     if a.json:
         print(json.dumps(out, indent=2))
     else:
-        print(f"flow {out['param']} ({out['loss']}): {out['status']} at norm {out['norm'][:20]}, ln t = "
-              f"{(out['log_t'] or '-')[:20]}, {out['steps']} steps, {out['gradient_evaluations']} gradients, "
+        print(f"flow {out['param']} ({out['loss']}): {out['status']} at norm {_short(out['norm'], 20)}, ln t = "
+              f"{_short(out['log_t'], 20)}, {out['steps']} steps, {out['gradient_evaluations']} gradients, "
               f"{seconds:.1f} s")
-        print(f"  selected tokens {out['selected']}; L − L⋆ = {(out['loss_gap'] or '-')[:12]}")
-        print(f"  1 − corr to the SVM of the selected tokens: {(out['one_minus_corr'] or 'n/a')[:12]}; "
-              f"to the GMM: {(out['one_minus_corr_gmm'] or 'n/a')[:12]}")
-        for n in traj.notes:
+        print(f"  selected tokens {out['selected']}; L − L⋆ = {_short(out['loss_gap'], 12)}")
+        print(f"  1 − corr to the SVM of the selected tokens: {_short(out['one_minus_corr'], 12, 'n/a')}; "
+              f"to the GMM: {_short(out['one_minus_corr_gmm'], 12, 'n/a')}")
+        if stable is not None:
+            print(f"  stable digits (against a rerun at {check_dps} digits): "
+                  + ", ".join(f"{k} {v}" for k, v in stable.items() if v is not None))
+        for n in out["notes"]:
             print(f"  note: {n}")
     return 0
+
+
+def _short(number: str | None, width: int, missing: str = "-") -> str:
+    """A decimal string cut to ``width`` mantissa characters, keeping its exponent."""
+    if number is None:
+        return missing
+    mant, e, exp = number.partition("e")
+    return mant[:width] + e + exp
+
+
+def _progress_bar(desc: str, quiet: bool):
+    """A tqdm bar on stderr showing the current norm and ln t (None when printing JSON)."""
+    if quiet:
+        return None, None
+    from tqdm import tqdm
+
+    bar = tqdm(desc=desc, file=sys.stderr, delay=1, leave=False, unit="step")
+
+    def progress(norm, log_t):
+        lt = "-inf" if log_t is None or not log_t.is_finite() else f"{float(log_t.mid()):.4g}"
+        bar.set_postfix_str(f"norm={float(norm.mid()):.6g} ln t={lt}", refresh=False)
+        bar.update(1)
+
+    return bar, progress
+
+
+def _check_run(traj, data, resume, init, seed, a, check_dps, progress) -> dict:
+    """The same flow from the same start at ``check_dps`` digits; the digits the two agree on."""
+    from .dynamics.flow import gradient_flow
+    from .dynamics.trajectory import stable_digits
+
+    meta = traj.meta
+    if resume is not None:  # the whole run, from the saved run's own start
+        data, init = resume.dataset(), [Fraction(x) for x in meta["psi0"]]
+    check = gradient_flow(data, meta["param"], until_norm=a.until_norm, until_logt=a.until_logt, dps=check_dps,
+                          loss=meta["loss"], init=init, stages=a.stages, svm=not a.no_svm, progress=progress,
+                          m=meta.get("m"), seed=seed)
+    with working_precision(check_dps):
+        return stable_digits(traj, check, int(meta["precision"]))

@@ -8,6 +8,7 @@ with every number a decimal string (state at dps + guard digits), so ``load`` fo
 from __future__ import annotations
 
 import json
+import math
 from dataclasses import dataclass, field
 
 from flint import arb
@@ -16,7 +17,7 @@ from ..data import Dataset, write_atomic
 from ..errors import DataError
 from ..fits import line_fit
 from ..fits import tail as last_part
-from ..precision import log10_abs, to_decimal_string
+from ..precision import agreement_digits, log10_abs, to_decimal_string
 
 FORMAT = "attnverify-trajectory/1"
 
@@ -163,3 +164,23 @@ class Trajectory:
         except (KeyError, TypeError, ValueError) as exc:
             raise DataError(f"{path}: malformed trajectory ({type(exc).__name__}: {exc})")
 
+
+
+# Figures of a final record, by their Flow JSON names.
+FIGURES = {"norm": "norm", "log_t": "log_t", "loss_gap": "excess", "one_minus_corr": "one_minus_corr",
+           "one_minus_corr_gmm": "one_minus_corr_gmm"}
+
+
+def stable_digits(run: Trajectory, check: Trajectory, cap: int) -> dict:
+    """Significant digits on which the final figures of ``run`` and of ``check`` (the same flow
+    recomputed at a higher precision) agree, capped at ``cap``; ``direction`` counts the digits of
+    the worst component of θ/‖θ‖ after the point (a unit vector). None where a figure is missing."""
+    a, b = run.final, check.final
+    out = {}
+    for name, key in FIGURES.items():
+        x, y = getattr(a, key), getattr(b, key)
+        ok = x is not None and y is not None and x.is_finite() and y.is_finite()
+        out[name] = agreement_digits(x, y, cap) if ok else None
+    worst = max((abs(arb(x.mid()) - arb(y.mid())) for x, y in zip(a.direction, b.direction)), default=arb(0))
+    out["direction"] = cap if worst == 0 else max(0, min(cap, math.floor(-float(worst.log_base(10)))))
+    return out
