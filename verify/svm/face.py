@@ -105,6 +105,38 @@ def _svd_unit_subspace(problem, lam, tol):
     return Uk, Vk
 
 
+def nuclear_face_vertices(problem, lam, dps: int = 60, trials: int = 4, seed: int = 0) -> list:
+    """Float d × d points of the optimal face F = {U_k Z V_kᵀ : Z ⪰ 0, linear} that maximise random
+    linear functionals of Z: extreme points of F, hence of low rank (the candidates of a rank-m
+    search). Empty when the face is a point or the solver fails."""
+    import cvxpy as cp
+    Uk, Vk = _svd_unit_subspace(problem, lam, 10.0 ** (-(dps // 2)))
+    k = Uk.shape[1]
+    if k < 2:
+        return []
+    A = np.array([[float(a) for a in r] for r in problem.rows])
+    b = np.array([float(v) for v in problem.rhs])
+    lamf = np.array([float(v.mid()) if isinstance(v, arb) else float(v) for v in lam])
+    act = [j for j in range(problem.m) if lamf[j] > 1e-12 * max(1.0, float(np.max(lamf)))]
+    Z = cp.Variable((k, k), symmetric=True)
+    expr = A @ cp.vec(Uk @ Z @ Vk.T, order="C")
+    cons = [Z >> 0] + [expr[j] == b[j] if j in act else expr[j] >= b[j] for j in range(problem.m)]
+    rng = np.random.default_rng(seed)
+    out = []
+    for _ in range(trials):
+        Cm = rng.normal(size=(k, k))
+        p = cp.Problem(cp.Maximize(cp.sum(cp.multiply(Cm + Cm.T, Z))), cons)
+        try:
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                p.solve(solver="CLARABEL")
+        except Exception:  # noqa: BLE001 - a failed solve just gives no candidate
+            continue
+        if p.status in ("optimal", "optimal_inaccurate"):
+            out.append(Uk @ np.asarray(Z.value) @ Vk.T)
+    return out
+
+
 def nuclear_unique(problem, lam, dps: int = 60, trials: int = 2, seed: int = 0) -> bool | None:
     """Is the nuclear-SVM solution unique?  F = {U_k Z V_kᵀ : Z ⪰ 0, linear} for the dual λ.
     k = 1: Z is a scalar fixed by any active row with u₁ᵀA_j v₁ ≠ 0 → unique (no solver).

@@ -16,8 +16,9 @@ about log₂(dps/8) steps). Nothing here is trusted: ``certificate.py`` then pro
 ``[bᵀλ⁺/‖Λ⁺‖₂, ‖W‖_*^upper / t]`` (λ⁺ = max(λ, 0), t = min_j ⟨A_j,W⟩/b_j) in ball arithmetic.
 
 Rank ≤ m (non-convex): ``rank_m_heuristic`` returns the convex value as a certified lower bound and,
-when the convex solution has rank > m, a rank-m feasible point from a truncated SVD rescaled to
-feasibility (an upper bound, labelled as heuristic).
+when the convex solution has rank > m, the best rank-m feasible point among truncated SVDs of the
+convex solution and of extreme points of the optimal face, rescaled to feasibility (an upper
+bound, labelled as heuristic; it is the optimum when it meets the lower bound).
 """
 from __future__ import annotations
 
@@ -238,12 +239,15 @@ def _polish(problem, x0, lam0, r, S, max_iter):
     return out
 
 
-def rank_m_heuristic(problem, W_flat, m: int, rank_tol=None) -> dict:
-    """Rank ≤ m: the convex solution if its rank is ≤ m, else a truncated-SVD point rescaled to
-    feasibility (heuristic upper bound). Call inside ``working_precision``. Values are arb."""
+def rank_m_heuristic(problem, W_flat, m: int, rank_tol=None, lam=None, dps: int | None = None) -> dict:
+    """Rank ≤ m: the convex solution if its rank is ≤ m; else the best of rank-m candidates rescaled
+    to feasibility (a certified upper bound): the truncated SVD of the convex solution and, given
+    the dual ``lam``, of extreme points of the optimal face (random linear objectives; their rank-m
+    factors P, Qᵀ rounded to nearby rationals, so a rational vertex is hit exactly). Call inside
+    ``working_precision``. Values are arb."""
     import mpmath
 
-    from .numeric import arb_from_mpf, mid_mpf
+    from .numeric import arb_from_mpf
     from .spectral import nuclear_bounds, svd_mp
 
     d = problem.shape[0]
@@ -255,8 +259,45 @@ def rank_m_heuristic(problem, W_flat, m: int, rank_tol=None) -> dict:
     if rank <= m:
         return {"m": m, "convex_rank": rank, "attained": True, "W": list(W_flat),
                 "method": "the convex solution already has rank <= m, so it solves the rank-m problem"}
-    Wm = arb_mat(d, d, [arb_from_mpf(sum((U[a, k] * s[k] * V[k, c] for k in range(m)), mpmath.mpf(0)))
-                        for a in range(d) for c in range(d)])
+    cands = [("truncated SVD of the convex solution",
+              arb_mat(d, d, [arb_from_mpf(sum((U[a, k] * s[k] * V[k, c] for k in range(m)), mpmath.mpf(0)))
+                             for a in range(d) for c in range(d)]))]
+    if lam is not None:
+        from .face import nuclear_face_vertices
+
+        for Wv in nuclear_face_vertices(problem, lam, dps or int(mpmath.mp.dps)):
+            cands.append(("truncated SVD of an extreme point of the optimal face, rationalised", _rational_rank_m(Wv, m)))
+    best = None
+    for how, Wm in cands:
+        Wf = _rescale_to_feasibility(problem, Wm)
+        if Wf is not None:
+            hi = nuclear_bounds(arb_mat(d, d, Wf))[1]
+            if best is None or hi < best[2]:
+                best = (how, Wf, hi)
+    if best is None:
+        return {"m": m, "convex_rank": rank, "attained": False, "W": None, "upper_bound": None,
+                "method": "truncated SVD + rescale (heuristic) found no feasible rank-m point"}
+    how, Wf, hi = best
+    return {"m": m, "convex_rank": rank, "attained": False, "W": Wf, "upper_bound": hi,
+            "method": f"{how}, rescaled to feasibility (heuristic upper bound)"}
+
+
+def _rational_rank_m(Wv: np.ndarray, m: int) -> arb_mat:
+    """P Qᵀ with P = U_m√S_m, Q = V_m√S_m of the float SVD, entries rounded to rationals (rank ≤ m)."""
+    from fractions import Fraction
+
+    U, S, Vt = np.linalg.svd(Wv)
+    r = np.sqrt(S[:m])
+    to_q = lambda x: arb(fmpq(*Fraction(float(x)).limit_denominator(10 ** 6).as_integer_ratio()))  # noqa: E731
+    d = Wv.shape[0]
+    P = arb_mat(d, m, [to_q(U[a, k] * r[k]) for a in range(d) for k in range(m)])
+    Q = arb_mat(d, m, [to_q(Vt[k, c] * r[k]) for c in range(d) for k in range(m)])
+    return P * Q.transpose()
+
+
+def _rescale_to_feasibility(problem, Wm: arb_mat):
+    """Wm/t with t = min_j ⟨A_j, Wm⟩/b_j over rows with b_j > 0 (None if some row cannot be met)."""
+    d = problem.shape[0]
     rows = [arb_mat(d, d, [to_arb(v) for v in problem.rows[j]]) for j in range(problem.m)]
     vals = [sum((rows[j][a, c] * Wm[a, c] for a in range(d) for c in range(d)), arb(0)) for j in range(problem.m)]
     ratios = []
@@ -268,9 +309,5 @@ def rank_m_heuristic(problem, W_flat, m: int, rank_tol=None) -> dict:
             ratios.append(arb(-1))
     t = min(ratios, key=lambda q: q.lower()) if ratios else arb(1)
     if not t > 0:
-        return {"m": m, "convex_rank": rank, "attained": False, "W": None, "upper_bound": None,
-                "method": "truncated SVD + rescale (heuristic) found no feasible rank-m point"}
-    Wf = [Wm[a, c] / t for a in range(d) for c in range(d)]
-    lo, hi = nuclear_bounds(arb_mat(d, d, Wf))
-    return {"m": m, "convex_rank": rank, "attained": False, "W": Wf, "upper_bound": hi,
-            "method": "truncated SVD to rank m, rescaled to feasibility (heuristic upper bound)"}
+        return None
+    return [Wm[a, c] / t for a in range(d) for c in range(d)]

@@ -154,7 +154,7 @@ def _solve_nuclear(problem, fs, dps, check_unique) -> SVMResult:
     res = SVMResult(problem.kind, status, problem.select, pol["W"], objective, support, cert, digits,
                     False, unique, pol["lam"], problem, dps, notes=notes)
     if problem.rank is not None and status == "optimal":
-        rm = rank_m_heuristic(problem, pol["W"], problem.rank)
+        rm = rank_m_heuristic(problem, pol["W"], problem.rank, lam=pol["lam"], dps=dps)
         rm["lower_bound"] = lo
         if rm.get("attained"):
             rm["upper_bound"] = hi
