@@ -4,6 +4,7 @@
     python benchmarks/bench_flow.py --quick         # 30 digits only, p to 1e3
     python benchmarks/bench_flow.py --dps 30 --param p --until 1e4
     python benchmarks/bench_flow.py --no-baselines  # the high-precision runs and their summary table only
+    python benchmarks/bench_flow.py --check-digits  # also rerun each at dps + 10: stable digits per figure
 
 Reports, per run: wall time, steps, gradient and Hessian evaluations, evaluations per decade of the
 norm (they should stay flat: O(log ‖p‖) in total), 1 − corr to the SVM, the fitted rate of
@@ -32,6 +33,7 @@ sys.path.insert(0, __file__.rsplit("/benchmarks/", 1)[0])
 from verify.datasets import random_dataset  # noqa: E402
 from verify.dynamics import gradient_flow, make_parameterization, smoothness_constant  # noqa: E402
 from verify.dynamics.svmref import svm_direction  # noqa: E402
+from verify.dynamics.trajectory import stable_digits  # noqa: E402
 from verify.precision import log10_abs, working_precision  # noqa: E402
 
 CHECK = [10, 100, 1000, 10000]
@@ -78,8 +80,13 @@ def per_decade(traj):
     return out
 
 
-def report_hp(param, dps, until):
+def report_hp(param, dps, until, check=False):
     ds, traj, dirs, secs = hp_run(param, dps, until)
+    stable = None
+    if check:  # the same run at dps + 10 digits: on how many digits do the final figures agree?
+        _ds, ref, _dirs, _secs = hp_run(param, dps + 10, until)
+        with working_precision(dps + 10):
+            stable = stable_digits(traj, ref, dps)
     f = traj.final
     print(f"\n== {param} at {dps} digits to {until:g}: {traj.status}, {secs:.1f} s ({traj.cpu_seconds:.1f} s CPU), {traj.steps} steps, "
           f"{traj.gradient_evaluations} gradients, {traj.hessian_evaluations} Hessians (stages {traj.meta['stages']})")
@@ -92,6 +99,8 @@ def report_hp(param, dps, until):
     if fit:
         print(f"   fit 1 − corr ≈ C‖θ‖^(−a): a = {fit['rate']:.3f}, C = {fit['C']:.4g} over ‖θ‖ in "
               f"[{fit['norm_range'][0]:.3g}, {fit['norm_range'][1]:.3g}]")
+    if stable:
+        print(f"   stable digits against a rerun at {dps + 10} digits: " + ", ".join(f"{k} {v}" for k, v in stable.items()))
     print("   per decade of the norm: decade  steps  gradients  Hessians")
     for dec, (st, e, h) in sorted(per_decade(traj).items()):
         lo = "<1" if dec < 0 else f"1e{dec}"
@@ -101,7 +110,8 @@ def report_hp(param, dps, until):
     omc = f.one_minus_corr_gmm if f.one_minus_corr_gmm is not None else f.one_minus_corr
     SUMMARY.append((param, dps, until, secs, traj.cpu_seconds, traj.steps, traj.gradient_evaluations,
                     traj.hessian_evaluations, max((e for e, _ in decs), default=0),
-                    None if omc is None else omc.mid().str(15, radius=False)))
+                    None if omc is None else omc.mid().str(15, radius=False),
+                    None if stable is None else min(v for v in stable.values() if v is not None)))
     return ds, traj, dirs, secs
 
 
@@ -109,9 +119,9 @@ SUMMARY = []
 
 
 def print_summary():
-    print("\n param  dps  until   wall s   CPU s  steps  gradients  Hessians  max grads/decade  1 − corr")
-    for p, d, u, w, c, st, g, h, gd, omc in SUMMARY:
-        print(f" {p:5s} {d:4d} {u:6.0e} {w:8.1f} {c:7.1f} {st:6d} {g:10d} {h:9d} {gd:17d}  {omc}")
+    print("\n param  dps  until   wall s   CPU s  steps  gradients  Hessians  max grads/decade  stable digits  1 − corr")
+    for p, d, u, w, c, st, g, h, gd, omc, sd in SUMMARY:
+        print(f" {p:5s} {d:4d} {u:6.0e} {w:8.1f} {c:7.1f} {st:6d} {g:10d} {h:9d} {gd:17d}  {str(sd):>13}  {omc}")
 
 
 # ----- float64 baselines (p only) ---------------------------------------------------------------------
@@ -243,6 +253,7 @@ def main(argv=None):
     ap.add_argument("--param", action="append")
     ap.add_argument("--until", type=float)
     ap.add_argument("--no-baselines", action="store_true", help="skip the float64 baselines")
+    ap.add_argument("--check-digits", action="store_true", help="rerun each at dps + 10 and count stable digits")
     a = ap.parse_args(argv)
     if a.quick:
         runs = [("p", 30, 1e3)]
@@ -252,7 +263,7 @@ def main(argv=None):
         runs = [("p", 30, 1e4), ("p", 100, 1e4), ("W", 30, 1e3), ("W", 100, 1e3), ("diag", 30, 1e3), ("diag", 100, 1e3)]
     hp_dirs_p = None
     for param, dps, until in runs:
-        ds, traj, dirs, secs = report_hp(param, dps, until)
+        ds, traj, dirs, secs = report_hp(param, dps, until, a.check_digits)
         if param == "p" and (hp_dirs_p is None or dps > hp_dirs_p[0]):
             hp_dirs_p = (dps, ds, dirs)
     print_summary()
