@@ -179,7 +179,7 @@ class DiagKQ(Parameterization):
         J = np.zeros((len(P), d, 2 * d))
         idx = np.arange(d)
         J[:, idx, idx], J[:, idx, d + idx] = q, k
-        out = np.einsum("sja,sjk,skb->sab", J, H, J)
+        out = J.transpose(0, 2, 1) @ H @ J
         out[:, idx, d + idx] += g
         out[:, d + idx, idx] += g
         return np.concatenate([g * q, g * k], axis=1), out
@@ -216,20 +216,22 @@ class KQ(Parameterization):
         Q = [psi[d * m + a * m: d * m + (a + 1) * m] for a in range(d)]
         return K, Q
 
+    def _KQ(self, psi):
+        d, m = self.d, self.m
+        return arb_mat(d, m, list(psi[:d * m])), arb_mat(d, m, list(psi[d * m:]))
+
     def W(self, psi):
-        K, Q = self.mats(psi)
-        return [[sum((K[a][e] * Q[b][e] for e in range(self.m)), arb(0)) for b in range(self.d)] for a in range(self.d)]
+        K, Q = self._KQ(psi)
+        return (K * Q.transpose()).tolist()
 
     def theta(self, psi):
-        return [x for row in self.W(psi) for x in row]
+        K, Q = self._KQ(psi)
+        return (K * Q.transpose()).entries()
 
     def pull_grad(self, psi, g):
-        d, m = self.d, self.m
-        K, Q = self.mats(psi)
-        G = [g[a * d:(a + 1) * d] for a in range(d)]
-        gK = [sum((G[a][b] * Q[b][e] for b in range(d)), arb(0)) for a in range(d) for e in range(m)]
-        gQ = [sum((G[a][b] * K[a][e] for a in range(d)), arb(0)) for b in range(d) for e in range(m)]
-        return gK + gQ
+        K, Q = self._KQ(psi)
+        G = arb_mat(self.d, self.d, list(g))
+        return (G * Q).entries() + (G.transpose() * K).entries()  # ∂L/∂K = G Q, ∂L/∂Q = Gᵀ K
 
     def pull_hess(self, psi, g, H):
         d, m = self.d, self.m
@@ -256,7 +258,7 @@ class KQ(Parameterization):
         r, cK, cQ = a * d + b, a * m + e, d * m + b * m + e
         J = np.zeros((len(P), d * d, 2 * d * m))
         J[:, r, cK], J[:, r, cQ] = P[:, cQ], P[:, cK]
-        out = np.einsum("sra,srt,stb->sab", J, H, J)
+        out = J.transpose(0, 2, 1) @ H @ J
         out[:, cK, cQ] += g[:, r]
         out[:, cQ, cK] += g[:, r]
         return np.einsum("sra,sr->sa", J, g), out
