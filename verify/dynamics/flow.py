@@ -42,9 +42,9 @@ def default_stages(dps: int) -> int:
     """Stages s (order 2s−1) for a working precision. Near the real axis the solution has complex
     singularities (softmax poles, at distance ~π/‖Δk‖ while logits are close), which cap the step at
     a fraction of their distance whatever the order, so s beyond ~0.35·dps + 10 only costs more per
-    step (measured in benchmarks/bench_flow.py before BLAS was pinned to one thread: p to 10⁴ at 100
-    digits with s = 36, 46, 64 took 84, 65, 93 s); far fewer stages are accuracy-bound: W to ‖W‖ = 100
-    at 100 digits with s = 25 took 4034 steps; with the default s = 45, 278 steps reach 30 and 403 reach 10³."""
+    step, and fewer stages are accuracy-bound. Measured at 100 digits (benchmarks/bench_flow.py
+    engine, one run each): W to ‖W‖ = 10 with s = 36, 45, 54 took 423, 221, 176 steps and 33.5, 25.7,
+    28.4 s; p to ‖p‖ = 10³ took 698, 358, 285 steps and 27.7, 20.1, 20.2 s."""
     return max(6, min(64, round(0.35 * dps + 10)))
 
 
