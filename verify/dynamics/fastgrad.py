@@ -15,7 +15,12 @@ and the Hessian is assembled from a few matrix products,
 
 with w_it = ℓ'_i c_it, g_i = F_iᵀ c_i, m_i = F_iᵀ s_i. ``grad_hess`` gives it exactly (arb);
 ``sweep(..., jacobians=True)`` gives it in float64 divided by ‖∇L‖ for the Newton matrices.
-Checked against ``LinearLogitModel`` in tests/test_dynamics_core.py.
+
+Why a second implementation: ``LinearLogitModel`` is the certified one (balls carried through, so
+the claims can decide inequalities); this one works on midpoints, where the integrators control
+their error by estimates, and costs a fraction per point (a 45-point sweep of W at 100 digits:
+6.7 ms, against 1.2 ms per point for the exact Hessian path). Checked against ``LinearLogitModel``
+in tests/test_dynamics_core.py, down to e^{−10⁵}-sized probabilities.
 """
 from __future__ import annotations
 
