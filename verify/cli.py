@@ -41,7 +41,8 @@ def _claim_parser(prog: str, with_data: bool) -> Parser:
 def _progress(total: int, desc: str, quiet: bool):
     from tqdm import tqdm
 
-    return tqdm(total=total, desc=desc, file=sys.stderr, disable=quiet, delay=2, leave=False)
+    # disable=None: no bar when stderr is not a terminal (logs stay readable)
+    return tqdm(total=total, desc=desc, file=sys.stderr, disable=True if quiet else None, delay=2, leave=False)
 
 
 def cmd_list(argv) -> int:

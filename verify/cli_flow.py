@@ -242,7 +242,7 @@ def _progress_bar(desc: str, quiet: bool):
         return None, None
     from tqdm import tqdm
 
-    bar = tqdm(desc=desc, file=sys.stderr, delay=1, leave=False, unit="step")
+    bar = tqdm(desc=desc, file=sys.stderr, delay=1, leave=False, unit="step", disable=None)  # None: terminals only
 
     def progress(norm, log_t):
         lt = "-inf" if log_t is None or not log_t.is_finite() else f"{float(log_t.mid()):.4g}"
