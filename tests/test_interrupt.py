@@ -6,6 +6,8 @@ import subprocess
 import sys
 import time
 
+import pytest
+
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 
@@ -29,3 +31,52 @@ def test_sigint_exits_130_and_keeps_reports(tmp_path):
         assert (rep / f"{item['claim']}.md").exists()
         json.loads((rep / f"{item['claim']}.json").read_text())
     assert not [f for f in os.listdir(rep) if f.startswith(".tmp-")], "no half-written temporary files left"
+
+
+def test_ctrl_c_during_an_import_counts_as_an_interrupt():
+    """A C extension interrupted while it is imported raises ImportError from the KeyboardInterrupt
+    (seen with cvxpy's qdldl): that is still Ctrl-C, not a crash."""
+    from verify.errors import interrupted
+
+    try:
+        try:
+            raise KeyboardInterrupt
+        except KeyboardInterrupt as ki:
+            raise ImportError("initialization failed") from ki
+    except ImportError as exc:
+        assert interrupted(exc)
+    assert not interrupted(ImportError("no module named x"))
+    assert not interrupted(ValueError("bad"))
+
+
+def test_swallowing_handlers_let_ctrl_c_through():
+    """Solver fallbacks swallow failures, but not an interrupt that surfaced as an ImportError."""
+    from verify.errors import reraise_interrupt
+
+    try:
+        try:
+            raise KeyboardInterrupt
+        except KeyboardInterrupt as ki:
+            raise ImportError("initialization failed") from ki
+    except ImportError as exc:
+        with pytest.raises(KeyboardInterrupt):
+            reraise_interrupt(exc)
+    reraise_interrupt(ValueError("an ordinary failure passes"))
+
+
+def test_a_swallowed_ctrl_c_still_stops_at_the_next_check():
+    """Python drops KeyboardInterrupt raised inside a weakref callback ("Exception ignored in"); the
+    latch remembers it, so `verify all` stops before the next claim instead of running to the end."""
+    from verify.errors import SigintLatch
+
+    before = signal.getsignal(signal.SIGINT)
+    with SigintLatch() as latch:
+        latch.check()  # nothing yet
+        try:
+            os.kill(os.getpid(), signal.SIGINT)
+            time.sleep(0.5)
+        except KeyboardInterrupt:
+            pass  # swallowed
+        with pytest.raises(KeyboardInterrupt):
+            latch.check()
+    assert signal.getsignal(signal.SIGINT) is before

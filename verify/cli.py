@@ -9,7 +9,7 @@ import argparse
 import json
 import sys
 
-from .errors import UsageError, VerifyError
+from .errors import SigintLatch, UsageError, VerifyError, interrupted
 
 VERBS = ("list", "all", "svm", "flow", "hunt")
 USAGE = (
@@ -120,8 +120,9 @@ def cmd_all(argv) -> int:
         parse_precision(a.precision)
     verdicts = []
     try:
-        with _progress(len(claims), "claims", a.json) as bar:
+        with _progress(len(claims), "claims", a.json) as bar, SigintLatch() as latch:
             for claim in claims:
+                latch.check()
                 bar.set_postfix_str(claim.id)
                 dps = _precision(a.precision, claim)
                 v = run_claim(claim, claim.default_datasets(seed=a.seed), dps=dps)
@@ -132,7 +133,10 @@ def cmd_all(argv) -> int:
                 if not a.json:
                     bar.write(_summary_line(v), file=sys.stderr if a.json else sys.stdout)
                 bar.update(1)
-    except KeyboardInterrupt:
+            latch.check()
+    except BaseException as exc:
+        if not interrupted(exc):
+            raise
         if a.report:
             write_index(verdicts, a.report, interrupted=True)
         print(f"verify: interrupted after {len(verdicts)} of {len(claims)} claims; reports written so far are intact", file=sys.stderr)
@@ -185,3 +189,8 @@ def main(argv=None) -> int:
         return int(exc.code or 0)
     except BrokenPipeError:
         return 0
+    except Exception as exc:
+        if not interrupted(exc):
+            raise
+        print("verify: interrupted", file=sys.stderr)
+        return 130

@@ -20,7 +20,7 @@ import sys
 from fractions import Fraction
 
 from .cli import Parser
-from .errors import DataError, UsageError, VerifyError
+from .errors import DataError, SigintLatch, UsageError, VerifyError, interrupted
 from .precision import DEFAULT_DPS, parse_precision, to_decimal_string, working_precision
 
 PARAMS = ("p", "W", "KQ", "diag", "beta")
@@ -134,7 +134,8 @@ def flow_json(traj, seconds: float, stable: dict | None = None, check_precision:
 
 def main(argv: list[str]) -> int:
     try:
-        return _main(argv)
+        with SigintLatch() as latch:
+            return _main(argv, latch)
     except VerifyError as exc:
         print(f"verify: error: {exc}", file=sys.stderr)
         return exc.exit_code
@@ -142,9 +143,14 @@ def main(argv: list[str]) -> int:
         if not getattr(exc, "reported", False):
             print("verify: interrupted", file=sys.stderr)
         return 130
+    except Exception as exc:
+        if not interrupted(exc):
+            raise
+        print("verify: interrupted", file=sys.stderr)
+        return 130
 
 
-def _main(argv) -> int:
+def _main(argv, latch: SigintLatch) -> int:
     import time
 
     from .data import load_dataset
@@ -182,7 +188,7 @@ def _main(argv) -> int:
         else:
             rng = random.Random(seed)
             init = [Fraction(rng.gauss(0.0, 1.0)) / 10 for _ in range(dim)]
-    bar, progress = _progress_bar(f"flow {param}", quiet=a.json)
+    bar, progress = _progress_bar(f"flow {param}", a.json, latch)
     t0 = time.perf_counter()
     try:
         traj = gradient_flow(data, param, until_norm=until_norm, until_logt=until_logt, dps=dps, loss=loss,
@@ -204,7 +210,7 @@ def _main(argv) -> int:
     stable = check_dps = None
     if a.check_digits:
         check_dps = dps + 10
-        bar, progress = _progress_bar(f"check at {check_dps} digits", quiet=a.json)
+        bar, progress = _progress_bar(f"check at {check_dps} digits", a.json, latch)
         try:
             stable = _check_run(traj, data, resume, init, seed, a, check_dps, progress)
         finally:
@@ -236,18 +242,21 @@ def _short(number: str | None, width: int, missing: str = "-") -> str:
     return mant[:width] + e + exp
 
 
-def _progress_bar(desc: str, quiet: bool):
-    """A tqdm bar on stderr showing the current norm and ln t (None when printing JSON)."""
-    if quiet:
-        return None, None
-    from tqdm import tqdm
+def _progress_bar(desc: str, quiet: bool, latch: SigintLatch):
+    """A tqdm bar on stderr showing the current norm and ln t (None when printing JSON), and the
+    per-step callback, which also stops the run at a Ctrl-C that Python swallowed."""
+    bar = None
+    if not quiet:
+        from tqdm import tqdm
 
-    bar = tqdm(desc=desc, file=sys.stderr, delay=1, leave=False, unit="step", disable=None)  # None: terminals only
+        bar = tqdm(desc=desc, file=sys.stderr, delay=1, leave=False, unit="step", disable=None)  # None: terminals only
 
     def progress(norm, log_t):
-        lt = "-inf" if log_t is None or not log_t.is_finite() else f"{float(log_t.mid()):.4g}"
-        bar.set_postfix_str(f"norm={float(norm.mid()):.6g} ln t={lt}", refresh=False)
-        bar.update(1)
+        latch.check()
+        if bar is not None:
+            lt = "-inf" if log_t is None or not log_t.is_finite() else f"{float(log_t.mid()):.4g}"
+            bar.set_postfix_str(f"norm={float(norm.mid()):.6g} ln t={lt}", refresh=False)
+            bar.update(1)
 
     return bar, progress
 

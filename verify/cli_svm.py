@@ -12,7 +12,7 @@ import argparse
 import json
 import sys
 
-from .errors import DataError, UsageError, VerifyError
+from .errors import DataError, UsageError, VerifyError, interrupted
 
 
 class _Parser(argparse.ArgumentParser):
@@ -65,6 +65,9 @@ def main(argv: list[str]) -> int:
         print("interrupted", file=sys.stderr)
         return 130
     except Exception as exc:  # noqa: BLE001 - never a traceback on the command line
+        if interrupted(exc):
+            print("interrupted", file=sys.stderr)
+            return 130
         print(f"error: internal failure in the SVM solver: {type(exc).__name__}: {exc}", file=sys.stderr)
         return 3
     if args.json:

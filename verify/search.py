@@ -17,6 +17,7 @@ from hypothesis import strategies as st
 from hypothesis.errors import NoSuchExample, Unsatisfiable
 
 from .data import Dataset
+from .errors import reraise_interrupt
 
 small_rationals = st.fractions(min_value=-3, max_value=3, max_denominator=12)
 scales = st.sampled_from([Fraction(1, 1000), Fraction(1), Fraction(7, 3), Fraction(1000)])
@@ -68,7 +69,8 @@ def hunt(claim, budget: float, dps: int = 30, batch: int = 40, progress=None, ou
             progress(1)
         try:
             return _run_once(claim, data, dps).verdict == VIOLATED
-        except Exception:  # a dataset the check cannot handle is not a counterexample
+        except Exception as exc:  # a dataset the check cannot handle is not a counterexample
+            reraise_interrupt(exc)
             return False
 
     while time.monotonic() < deadline:

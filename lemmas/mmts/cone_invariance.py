@@ -79,6 +79,7 @@ from verify.cones import (
     undecided,
     unit,
 )
+from verify.errors import reraise_interrupt
 from verify.losses import get_loss
 from verify.precision import Precision, to_arb
 from verify.smoothness import smoothness_constant
@@ -141,7 +142,8 @@ class Setup:
             opt = tuple(o[0] for o in data.optimal_tokens())
             gg = lmm_geometry(data, opt)
             self.gmm = gg.p_mm if gg.feasible else None
-        except Exception:  # noqa: BLE001 - a tie in the optimal token: no GMM to compare with
+        except Exception as exc:  # noqa: BLE001 - a tie in the optimal token: no GMM to compare with
+            reraise_interrupt(exc)
             self.gmm = None
         # first-order invariance scan ---------------------------------------------------------
         scan_radii = self.radii if R is None else sorted({Fraction(R)} | {r for r in self.radii if r >= Fraction(R)})

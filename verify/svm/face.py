@@ -20,6 +20,7 @@ from fractions import Fraction
 import numpy as np
 from flint import arb, fmpq
 
+from ..errors import reraise_interrupt
 from .exact import solve_qp_exact
 from .numeric import flatten, to_arb, to_exact
 
@@ -130,7 +131,8 @@ def nuclear_face_vertices(problem, lam, dps: int = 60, trials: int = 4, seed: in
             with warnings.catch_warnings():
                 warnings.simplefilter("ignore")
                 p.solve(solver="CLARABEL")
-        except Exception:  # noqa: BLE001 - a failed solve just gives no candidate
+        except Exception as exc:  # noqa: BLE001 - a failed solve just gives no candidate
+            reraise_interrupt(exc)
             continue
         if p.status in ("optimal", "optimal_inaccurate"):
             out.append(Uk @ np.asarray(Z.value) @ Vk.T)
@@ -169,7 +171,8 @@ def nuclear_unique(problem, lam, dps: int = 60, trials: int = 2, seed: int = 0) 
                 with warnings.catch_warnings():
                     warnings.simplefilter("ignore")
                     p.solve(solver="CLARABEL")
-            except Exception:  # noqa: BLE001
+            except Exception as exc:  # noqa: BLE001
+                reraise_interrupt(exc)
                 return None
             if p.status not in ("optimal", "optimal_inaccurate"):
                 return None

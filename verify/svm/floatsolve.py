@@ -12,6 +12,8 @@ from fractions import Fraction
 
 import numpy as np
 
+from ..errors import reraise_interrupt
+
 
 @dataclass
 class FloatSolution:
@@ -66,7 +68,8 @@ def solve_float(problem, norm: str | None = None) -> FloatSolution:
             with warnings.catch_warnings():
                 warnings.simplefilter("ignore")
                 prob.solve(solver=solver)
-        except Exception:  # noqa: BLE001 - any solver failure just means "no guess"
+        except Exception as exc:  # noqa: BLE001 - any solver failure just means "no guess"
+            reraise_interrupt(exc)
             continue
         if prob.status in ("optimal", "optimal_inaccurate"):
             status = "optimal"
