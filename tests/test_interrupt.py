@@ -33,18 +33,21 @@ def test_sigint_exits_130_and_keeps_reports(tmp_path):
     assert not [f for f in os.listdir(rep) if f.startswith(".tmp-")], "no half-written temporary files left"
 
 
-def test_ctrl_c_during_an_import_counts_as_an_interrupt():
-    """A C extension interrupted while it is imported raises ImportError from the KeyboardInterrupt
-    (seen with cvxpy's qdldl): that is still Ctrl-C, not a crash."""
-    from verify.errors import interrupted
-
+def _import_error_from_ctrl_c() -> ImportError:
+    """What a C extension raises when Ctrl-C arrives while it is imported (seen with cvxpy's qdldl)."""
     try:
         try:
             raise KeyboardInterrupt
         except KeyboardInterrupt as ki:
             raise ImportError("initialization failed") from ki
     except ImportError as exc:
-        assert interrupted(exc)
+        return exc
+
+
+def test_ctrl_c_during_an_import_counts_as_an_interrupt():
+    from verify.errors import interrupted
+
+    assert interrupted(_import_error_from_ctrl_c())
     assert not interrupted(ImportError("no module named x"))
     assert not interrupted(ValueError("bad"))
 
@@ -53,14 +56,8 @@ def test_swallowing_handlers_let_ctrl_c_through():
     """Solver fallbacks swallow failures, but not an interrupt that surfaced as an ImportError."""
     from verify.errors import reraise_interrupt
 
-    try:
-        try:
-            raise KeyboardInterrupt
-        except KeyboardInterrupt as ki:
-            raise ImportError("initialization failed") from ki
-    except ImportError as exc:
-        with pytest.raises(KeyboardInterrupt):
-            reraise_interrupt(exc)
+    with pytest.raises(KeyboardInterrupt):
+        reraise_interrupt(_import_error_from_ctrl_c())
     reraise_interrupt(ValueError("an ordinary failure passes"))
 
 
