@@ -106,36 +106,55 @@ def _svd_unit_subspace(problem, lam, tol):
     return Uk, Vk
 
 
+class _OptimalFace:
+    """The optimal face F = {U_k Z V_kᵀ : Z ⪰ 0, A vec(·) ≥ b with equality on the rows active for
+    the dual λ} of the nuclear SVM, in float64 (``Uk``, ``Vk`` span the unit singular space of Λ)."""
+
+    def __init__(self, problem, lam, dps: int):
+        self.Uk, self.Vk = _svd_unit_subspace(problem, lam, 10.0 ** (-(dps // 2)))
+        self.k = self.Uk.shape[1]
+        self.A = np.array([[float(a) for a in r] for r in problem.rows])
+        self.b = np.array([float(v) for v in problem.rhs])
+        lamf = np.array([float(v.mid()) if isinstance(v, arb) else float(v) for v in lam])
+        self.active = [j for j in range(problem.m) if lamf[j] > 1e-12 * max(1.0, float(np.max(lamf)))]
+        self.m = problem.m
+
+    def sdp(self):
+        """(Z, constraints) of F as a cvxpy program in Z (k ≥ 2)."""
+        import cvxpy as cp
+        Z = cp.Variable((self.k, self.k), symmetric=True)
+        expr = self.A @ cp.vec(self.Uk @ Z @ self.Vk.T, order="C")
+        b = self.b
+        return Z, [Z >> 0] + [expr[j] == b[j] if j in self.active else expr[j] >= b[j] for j in range(self.m)]
+
+
+def _solve_quietly(p) -> bool:
+    """Solve a cvxpy problem with Clarabel; False if it failed or is not (nearly) optimal."""
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            p.solve(solver="CLARABEL")
+    except Exception as exc:  # noqa: BLE001 - a failed solve is an answer ("could not")
+        reraise_interrupt(exc)
+        return False
+    return p.status in ("optimal", "optimal_inaccurate")
+
+
 def nuclear_face_vertices(problem, lam, dps: int = 60, trials: int = 4, seed: int = 0) -> list:
-    """Float d × d points of the optimal face F = {U_k Z V_kᵀ : Z ⪰ 0, linear} that maximise random
-    linear functionals of Z: extreme points of F, hence of low rank (the candidates of a rank-m
-    search). Empty when the face is a point or the solver fails."""
+    """Float d × d points of the optimal face F that maximise random linear functionals of Z:
+    extreme points of F, hence of low rank (the candidates of a rank-m search). Empty when the face
+    is a point or the solver fails."""
     import cvxpy as cp
-    Uk, Vk = _svd_unit_subspace(problem, lam, 10.0 ** (-(dps // 2)))
-    k = Uk.shape[1]
-    if k < 2:
+    face = _OptimalFace(problem, lam, dps)
+    if face.k < 2:
         return []
-    A = np.array([[float(a) for a in r] for r in problem.rows])
-    b = np.array([float(v) for v in problem.rhs])
-    lamf = np.array([float(v.mid()) if isinstance(v, arb) else float(v) for v in lam])
-    act = [j for j in range(problem.m) if lamf[j] > 1e-12 * max(1.0, float(np.max(lamf)))]
-    Z = cp.Variable((k, k), symmetric=True)
-    expr = A @ cp.vec(Uk @ Z @ Vk.T, order="C")
-    cons = [Z >> 0] + [expr[j] == b[j] if j in act else expr[j] >= b[j] for j in range(problem.m)]
+    Z, cons = face.sdp()
     rng = np.random.default_rng(seed)
     out = []
     for _ in range(trials):
-        Cm = rng.normal(size=(k, k))
-        p = cp.Problem(cp.Maximize(cp.sum(cp.multiply(Cm + Cm.T, Z))), cons)
-        try:
-            with warnings.catch_warnings():
-                warnings.simplefilter("ignore")
-                p.solve(solver="CLARABEL")
-        except Exception as exc:  # noqa: BLE001 - a failed solve just gives no candidate
-            reraise_interrupt(exc)
-            continue
-        if p.status in ("optimal", "optimal_inaccurate"):
-            out.append(Uk @ np.asarray(Z.value) @ Vk.T)
+        Cm = rng.normal(size=(face.k, face.k))
+        if _solve_quietly(cp.Problem(cp.Maximize(cp.sum(cp.multiply(Cm + Cm.T, Z))), cons)):
+            out.append(face.Uk @ np.asarray(Z.value) @ face.Vk.T)
     return out
 
 
@@ -145,21 +164,15 @@ def nuclear_unique(problem, lam, dps: int = 60, trials: int = 2, seed: int = 0) 
     k ≥ 2: maximise/minimise random linear functionals of Z over F (float SDP, Clarabel); a spread
     above 1e-6 means not unique. None when the test could not run."""
     import cvxpy as cp
-    Uk, Vk = _svd_unit_subspace(problem, lam, 10.0 ** (-(dps // 2)))
-    k = Uk.shape[1]
+    face = _OptimalFace(problem, lam, dps)
+    k, Uk, Vk = face.k, face.Uk, face.Vk
     if k == 0:
         return None
-    d = problem.shape[0]
-    A = np.array([[float(a) for a in r] for r in problem.rows])
-    b = np.array([float(v) for v in problem.rhs])
-    lamf = np.array([float(v.mid()) if isinstance(v, arb) else float(v) for v in lam])
-    act = [j for j in range(problem.m) if lamf[j] > 1e-12 * max(1.0, float(np.max(lamf)))]
     if k == 1:
-        coef = [float(Uk[:, 0] @ A[j].reshape(d, d) @ Vk[:, 0]) for j in act]
+        d = problem.shape[0]
+        coef = [float(Uk[:, 0] @ face.A[j].reshape(d, d) @ Vk[:, 0]) for j in face.active]
         return True if any(abs(c) > 1e-12 for c in coef) else None
-    Z = cp.Variable((k, k), symmetric=True)
-    expr = A @ cp.vec(Uk @ Z @ Vk.T, order="C")
-    cons = [Z >> 0] + [expr[j] == b[j] if j in act else expr[j] >= b[j] for j in range(problem.m)]
+    Z, cons = face.sdp()
     rng = np.random.default_rng(seed)
     for _ in range(trials):
         Cm = rng.normal(size=(k, k))
@@ -167,14 +180,7 @@ def nuclear_unique(problem, lam, dps: int = 60, trials: int = 2, seed: int = 0) 
         vals = []
         for sgn in (1, -1):
             p = cp.Problem(cp.Maximize(sgn * cp.sum(cp.multiply(Cm, Z))), cons)
-            try:
-                with warnings.catch_warnings():
-                    warnings.simplefilter("ignore")
-                    p.solve(solver="CLARABEL")
-            except Exception as exc:  # noqa: BLE001
-                reraise_interrupt(exc)
-                return None
-            if p.status not in ("optimal", "optimal_inaccurate"):
+            if not _solve_quietly(p):
                 return None
             vals.append(sgn * p.value)
         if vals[0] - vals[1] > 1e-6 * max(1.0, float(np.abs(np.asarray(Z.value)).max())) * np.linalg.norm(Cm):
