@@ -182,14 +182,11 @@ def main(argv=None) -> int:
     except VerifyError as exc:
         print(f"verify: error: {exc}", file=sys.stderr)
         return exc.exit_code
-    except KeyboardInterrupt:
-        print("verify: interrupted", file=sys.stderr)
-        return 130
     except SystemExit as exc:  # argparse --help
         return int(exc.code or 0)
     except BrokenPipeError:
         return 0
-    except Exception as exc:
+    except BaseException as exc:  # Ctrl-C, also when it surfaced as another error
         if not interrupted(exc):
             raise
         print("verify: interrupted", file=sys.stderr)

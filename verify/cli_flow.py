@@ -7,9 +7,10 @@
 Prints the Flow JSON of design.md (numbers as decimal strings; ``log_t`` is the natural log of the
 gradient-flow time) or a short summary. ``--check-digits`` recomputes the flow from the same start
 at precision + 10 and prints every final figure with the digits on which the two runs agree
-(``stable_digits``); without it the figures carry precision − 10 digits, not measured. Exit codes: 0 solved (also when the flow converges to a
-finite stationary point: ``status`` says so), 2 bad flags, 5 bad data, 130 interrupted (with
-``--save`` the partial trajectory is written and can be resumed).
+(``stable_digits``); without it the figures carry precision − 10 digits, not measured.
+Exit codes: 0 solved (also when the flow converges to a finite stationary point: ``status`` says
+so), 2 bad flags, 5 bad data, 130 interrupted (with ``--save`` the partial trajectory is written
+and can be resumed).
 """
 from __future__ import annotations
 
@@ -139,14 +140,11 @@ def main(argv: list[str]) -> int:
     except VerifyError as exc:
         print(f"verify: error: {exc}", file=sys.stderr)
         return exc.exit_code
-    except KeyboardInterrupt as exc:
-        if not getattr(exc, "reported", False):
-            print("verify: interrupted", file=sys.stderr)
-        return 130
-    except Exception as exc:
+    except BaseException as exc:  # Ctrl-C, also when it surfaced as another error
         if not interrupted(exc):
             raise
-        print("verify: interrupted", file=sys.stderr)
+        if not getattr(exc, "reported", False):
+            print("verify: interrupted", file=sys.stderr)
         return 130
 
 

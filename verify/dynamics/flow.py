@@ -12,9 +12,9 @@ per decade (measured for p to 10⁴ in benchmarks/bench_flow.py: ~40 steps per d
 from one batched gradient sweep over the stages, per-stage Jacobians from the closed-form Hessian
 in float64 (``fastgrad.py``, ``radau_solver.py``). The local error is estimated by a second solve
 with s−1 stages (order 2s−3, started from the first solution and its interpolated Jacobians) and
-kept below 10^−dps relative to max(1, ‖ψ‖). Where the flow converges to a finite stationary point (the arc-length flow has finite
-length there) the steps collapse; the point is then polished by Newton's method and reported
-(status "stationary"). Events: the run stops exactly (to the working precision) where the SVM-matching
+kept below 10^−dps relative to max(1, ‖ψ‖). Where the flow converges to a finite stationary point
+(the arc-length flow has finite length there) the steps collapse; the point is then polished by
+Newton's method and reported (status "stationary"). Events: the run stops exactly (to the working precision) where the SVM-matching
 norm reaches ``until_norm`` or ln t reaches ``until_logt``, by a secant iteration on the last step.
 """
 from __future__ import annotations

@@ -106,7 +106,8 @@ class Parameterization:
         (g̃, H̃) (s × dim, s × dim × dim): ∇_ψL and ∇²_ψL at each point divided by one positive scale
         per point (``FastModel.sweep``), for Newton matrices; otherwise (grads, None, None)."""
         sw = self.fast.sweep([self.theta(p) for p in psis], jacobians)
-        grads = [arb_mat(1, len(g), g).mid().entries() for g in (self.pull_grad(p, g) for p, g in zip(psis, sw.grads))]
+        pulled = (self.pull_grad(p, g) for p, g in zip(psis, sw.grads))
+        grads = [arb_mat(1, len(g), g).mid().entries() for g in pulled]
         if not jacobians:
             return grads, None, None
         gf, Hf = self.pull_float(np.array([[float(x) for x in p] for p in psis]), sw.g_float, sw.H_float)

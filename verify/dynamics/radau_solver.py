@@ -60,8 +60,9 @@ def predict(tab_old: Tableau, Z_old: arb_mat, h_old: arb, tab_new: Tableau, h_ne
     77k gradient evaluations to ‖W‖ = 10 with the same steps."""
     thetas = tuple(1 + c * h_new / h_old for c in tab_new.c)
     W = _weights(tab_old, thetas)
-    last = arb_mat(tab_new.s, 1, [1] * tab_new.s) * arb_mat(1, Z_old.ncols(), [Z_old[tab_old.s - 1, j] for j in range(Z_old.ncols())])
-    return mid_mat(W * Z_old - last)
+    N = Z_old.ncols()
+    end = arb_mat(1, N, [Z_old[tab_old.s - 1, j] for j in range(N)])  # the old polynomial at x1
+    return mid_mat(W * Z_old - arb_mat(tab_new.s, 1, [1] * tab_new.s) * end)
 
 
 def interpolate(tab: Tableau, Z: arb_mat, y0: list, theta: arb) -> list:

@@ -165,7 +165,6 @@ class Trajectory:
             raise DataError(f"{path}: malformed trajectory ({type(exc).__name__}: {exc})")
 
 
-
 # Figures of a final record, by their Flow JSON names.
 FIGURES = {"norm": "norm", "log_t": "log_t", "loss_gap": "excess", "one_minus_corr": "one_minus_corr",
            "one_minus_corr_gmm": "one_minus_corr_gmm"}
