@@ -13,7 +13,7 @@ Compared, in the same run and on the same data:
 * ``float64``   — numpy, vectorised over all sequences, the same cancellation-free formula
                   (max-shifted softmax, md = Σ_{t≠r} s_t(γ_t − γ_r), c_t = s_t(γ_t − γ_r − md),
                   logaddexp for the loss); the yardstick.
-* ``arb``       — ``verify.attention.LinearLogitModel.loss_grad`` as it is.
+* ``arb``       — ``verify.models.attention.LinearLogitModel.loss_grad`` as it is.
 * ``two-pass``  — ``states()`` then ``loss_value()`` + ``grad()``: the general path (also used by
                   ``hessian``), which ``loss_grad`` fuses; its balls must overlap ``loss_grad``'s and
                   ``loss_grad``'s must be no wider than 4× (the fused form keeps the accuracy).
@@ -33,16 +33,15 @@ import sys
 import time
 import timeit
 from fractions import Fraction
-from operator import mul
 
 import numpy as np
-from flint import arb, arb_mat
+from flint import arb
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 
-from verify.attention import LinearLogitModel, features  # noqa: E402
-from verify.datasets import random_dataset  # noqa: E402
-from verify.precision import to_arb, working_precision  # noqa: E402
+from verify.data.generators import random_dataset  # noqa: E402
+from verify.models.attention import LinearLogitModel, features  # noqa: E402
+from verify.numbers.precision import to_arb, working_precision  # noqa: E402
 
 np.seterr(over="ignore")  # exp(φ) → inf in −1/(1+e^φ) is the intended limit (ℓ' → −0)
 

@@ -30,11 +30,11 @@ import numpy as np
 
 sys.path.insert(0, __file__.rsplit("/benchmarks/", 1)[0])
 
-from verify.datasets import random_dataset  # noqa: E402
+from verify.data.generators import random_dataset  # noqa: E402
 from verify.dynamics import gradient_flow, make_parameterization, smoothness_constant  # noqa: E402
 from verify.dynamics.svmref import svm_direction  # noqa: E402
 from verify.dynamics.trajectory import stable_digits  # noqa: E402
-from verify.precision import log10_abs, working_precision  # noqa: E402
+from verify.numbers.precision import log10_abs, working_precision  # noqa: E402
 
 CHECK = [10, 100, 1000, 10000]
 

@@ -23,7 +23,7 @@ sys.path.insert(0, __file__.rsplit("/benchmarks/", 1)[0])
 
 from flint import arb  # noqa: E402
 
-from verify.precision import agreement_digits, working_precision  # noqa: E402
+from verify.numbers.precision import agreement_digits, working_precision  # noqa: E402
 from verify.svm import problem_from_rows, solve_svm  # noqa: E402
 from verify.svm.exact import solve_lp_exact, solve_qp_exact  # noqa: E402
 from verify.svm.floatsolve import solve_float  # noqa: E402

@@ -1,5 +1,5 @@
 """Strategies for the property tests live in the engine (``verify.search``), shared with ``hunt``."""
-from verify.search import datasets, save_counterexample  # noqa: F401
+from verify.search.hunt import datasets, save_counterexample  # noqa: F401
 
 
 def save_failure(data, claim_id: str) -> str:

@@ -13,10 +13,11 @@ from hypothesis import strategies as st
 
 from lemmas.irgf import hyp_diagsep, lemma41, lemma42, thm41, thm41_loss
 from properties.strategies import datasets, save_failure
-from verify import Dataset, irgf
-from verify.attention import LinearLogitModel
-from verify.dynamics_dual import DualDiagSystem
-from verify.precision import to_arb, working_precision
+from verify import Dataset
+from verify.dynamics.dual import DualDiagSystem
+from verify.kit import irgf
+from verify.models.attention import LinearLogitModel
+from verify.numbers.precision import to_arb, working_precision
 
 rationals = st.fractions(min_value=-2, max_value=2, max_denominator=6)
 nonzero = rationals.filter(lambda x: x != 0)

@@ -8,8 +8,8 @@ from hypothesis import strategies as st
 
 from lemmas.mmts import lemma1
 from verify import Dataset
-from verify.attention import LinearLogitModel
-from verify.precision import to_arb, working_precision
+from verify.models.attention import LinearLogitModel
+from verify.numbers.precision import to_arb, working_precision
 
 DPS = 30
 small = st.fractions(min_value=-3, max_value=3, max_denominator=8)

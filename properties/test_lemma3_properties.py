@@ -3,7 +3,7 @@ from hypothesis import given
 
 from lemmas.mmts import lemma3
 from properties.strategies import datasets, save_failure
-from verify.precision import working_precision
+from verify.numbers.precision import working_precision
 
 
 @given(datasets())

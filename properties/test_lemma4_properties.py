@@ -13,8 +13,8 @@ from hypothesis import strategies as st
 from lemmas.mmts import lemma2, lemma4
 from properties.strategies import save_failure
 from verify import Dataset
-from verify.precision import working_precision
-from verify.stationarity import gmm
+from verify.geometry.stationarity import gmm
+from verify.numbers.precision import working_precision
 
 rationals = st.fractions(min_value=-3, max_value=3, max_denominator=8)
 key_scales = st.sampled_from([Fraction(1, 1000), Fraction(1), Fraction(7, 3), Fraction(1000)])

@@ -10,9 +10,10 @@ from hypothesis import strategies as st
 
 from lemmas.mmts import lemma6
 from verify import Dataset
-from verify.attention import LinearLogitModel
-from verify.precision import to_arb, working_precision
-from verify.smoothness import smoothness_constant, sym_spectral_norm
+from verify.geometry.smoothness import smoothness_constant
+from verify.models.attention import LinearLogitModel
+from verify.numbers.linalg import sym_spectral_norm
+from verify.numbers.precision import to_arb, working_precision
 
 DPS = 30
 small = st.fractions(min_value=-3, max_value=3, max_denominator=8)

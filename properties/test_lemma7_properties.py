@@ -7,7 +7,7 @@ from hypothesis import given
 
 from lemmas.mmts import lemma7
 from properties.strategies import datasets, save_failure
-from verify.precision import working_precision
+from verify.numbers.precision import working_precision
 
 LADDER = tuple(Fraction(x) for x in ("1", "10", "100", "1e4", "1e6", "1e8"))
 

@@ -16,9 +16,15 @@ from lemmas.tfsvm import thm3_stationary as tstat
 from properties.strategies import save_failure
 from properties.test_lemma4_properties import assumption_b_datasets, feasible, rationals
 from verify import Dataset
-from verify.attention import LinearLogitModel
-from verify.precision import to_arb, working_precision
-from verify.stationarity import assumption_b, ball_lower_bound, exact_gradient_at_zero, exact_states, gmm
+from verify.geometry.stationarity import (
+    assumption_b,
+    ball_lower_bound,
+    exact_gradient_at_zero,
+    exact_states,
+    gmm,
+)
+from verify.models.attention import LinearLogitModel
+from verify.numbers.precision import to_arb, working_precision
 
 
 @given(assumption_b_datasets(max_n=2, max_T=3, max_dk=2), st.sampled_from([1, 3, 10]),

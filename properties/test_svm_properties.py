@@ -7,7 +7,7 @@ from fractions import Fraction as F
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
-from verify.data import Dataset
+from verify.data.dataset import Dataset
 from verify.svm import problem_from_rows, solve_svm, verify_certificate
 from verify.svm.geometry import is_locally_optimal
 

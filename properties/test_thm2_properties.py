@@ -5,7 +5,7 @@ from hypothesis import given, settings
 from lemmas.mmts import thm2, thm2_stationary
 from properties.strategies import save_failure
 from properties.test_lemma4_properties import assumption_b_datasets
-from verify.precision import working_precision
+from verify.numbers.precision import working_precision
 
 
 @settings(max_examples=6)

@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 from lemmas.mmts import cone_invariance, thm3
 from properties.strategies import datasets, save_failure
 from verify import Dataset
-from verify.precision import working_precision
+from verify.numbers.precision import working_precision
 
 
 @st.composite

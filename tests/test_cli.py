@@ -122,7 +122,7 @@ def test_report_files_written(tmp_path):
 
 def test_figure_with_an_empty_series_renders(tmp_path):
     from verify.claims import Figure, Series
-    from verify.report import render_figure
+    from verify.report.markdown import render_figure
 
     fig = Figure("f", "t", "x", "y", [Series("empty", [1, 2], [None, None]), Series("ok", [1, 2], [1, 4])], logy=True)
     render_figure(fig, str(tmp_path / "f.png"))

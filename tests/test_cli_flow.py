@@ -5,8 +5,9 @@ import sys
 
 import pytest
 
-from verify.cli_flow import main
-from verify.datasets import mmts_fig1a, random_dataset
+from verify.cli.flow import main
+from verify.data.generators import random_dataset
+from verify.data.mmts import mmts_fig1a
 
 FIELDS = {"param", "loss", "norm", "log_t", "steps", "gradient_evaluations", "selected", "one_minus_corr",
           "one_minus_corr_gmm", "loss_gap", "seconds", "precision"}
@@ -117,7 +118,7 @@ def test_stable_digits_sees_a_disagreement():
 
     from verify.dynamics import gradient_flow
     from verify.dynamics.trajectory import stable_digits
-    from verify.precision import working_precision
+    from verify.numbers.precision import working_precision
 
     run = gradient_flow(mmts_fig1a(), "p", until_norm=5, dps=30, svm=False)
     check = gradient_flow(mmts_fig1a(), "p", until_norm=5, dps=40, svm=False)

@@ -3,8 +3,9 @@ from fractions import Fraction
 
 import pytest
 
-from verify.data import Dataset, DataError, format_exact, loads
-from verify.datasets import PAPER_DATASETS, random_dataset
+from verify.data.dataset import DataError, Dataset, format_exact, loads
+from verify.data.generators import random_dataset
+from verify.data.mmts import PAPER_DATASETS
 
 
 def test_strings_and_numbers_convert_exactly():

@@ -5,14 +5,15 @@ import numpy as np
 import pytest
 from flint import arb
 
-from verify.attention import LinearLogitModel, norm2
-from verify.datasets import mmts_fig1a, random_dataset
-from verify.dynamics.fastgrad import FastModel
+from verify.data.generators import random_dataset
+from verify.data.mmts import mmts_fig1a
 from verify.dynamics.flow import ArcLength
 from verify.dynamics.parameterization import make_parameterization, nuclear_norm
 from verify.dynamics.radau import tableau
 from verify.errors import UsageError
-from verify.precision import to_arb, working_precision
+from verify.models.attention import LinearLogitModel, norm2
+from verify.models.batched import FastModel
+from verify.numbers.precision import to_arb, working_precision
 
 
 @pytest.mark.parametrize("s", [3, 7, 12])

@@ -5,12 +5,13 @@ from fractions import Fraction
 import pytest
 from flint import arb
 
-from verify.attention import LinearLogitModel, norm2, one_minus_corr
-from verify.datasets import mmts_fig1a, mmts_infeasible_B, random_dataset
+from verify.data.generators import random_dataset
+from verify.data.mmts import mmts_fig1a, mmts_infeasible_B
 from verify.dynamics import gd, gradient_flow, normalized_gd
 from verify.dynamics.svmref import svm_direction
 from verify.dynamics.trajectory import Trajectory
-from verify.precision import working_precision
+from verify.models.attention import LinearLogitModel, norm2, one_minus_corr
+from verify.numbers.precision import working_precision
 
 DPS = 30
 

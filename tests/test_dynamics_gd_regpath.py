@@ -2,13 +2,20 @@
 import pytest
 from flint import arb
 
-from verify.attention import norm2
-from verify.datasets import mmts_fig1a, mmts_fig1b, mmts_fig1b_prime, random_dataset
-from verify.dynamics import (gd, local_regularization_path, make_parameterization, normalized_gd,
-                             regularization_path, smoothness_constant)
+from verify.data.generators import random_dataset
+from verify.data.mmts import mmts_fig1a, mmts_fig1b, mmts_fig1b_prime
+from verify.dynamics import (
+    gd,
+    local_regularization_path,
+    make_parameterization,
+    normalized_gd,
+    regularization_path,
+    smoothness_constant,
+)
 from verify.dynamics.trajectory import Trajectory
 from verify.errors import UsageError
-from verify.precision import working_precision
+from verify.models.attention import norm2
+from verify.numbers.precision import working_precision
 
 
 def test_smoothness_constant_bounds_the_hessian_and_gd_descends():

@@ -3,14 +3,19 @@ from fractions import Fraction
 
 from flint import arb, arb_mat
 
-from verify import irgf
-from verify.attention import LinearLogitModel
-from verify.datasets_irgf import IRGF_DATASETS, d_diaginf, d_face, d_seed0, d_trap
+from verify.data.irgf import IRGF_DATASETS, d_diaginf, d_face, d_seed0, d_trap
 from verify.dynamics import radau_solver as rs
+from verify.dynamics.dual import (
+    DualDiagSystem,
+    gbs_integrate,
+    integrate_dual,
+    newton_update,
+)
 from verify.dynamics.radau import tableau
 from verify.dynamics.radau_decoupled import make_inverses
-from verify.dynamics_dual import DualDiagSystem, gbs_integrate, integrate_dual, newton_update
-from verify.precision import to_arb, working_precision
+from verify.kit import irgf
+from verify.models.attention import LinearLogitModel
+from verify.numbers.precision import to_arb, working_precision
 
 
 def test_seed0_matches_spec():

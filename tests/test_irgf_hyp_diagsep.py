@@ -1,9 +1,9 @@
 """irgf.hyp.diagsep: the stated hypotheses do not imply diagonal separability (D-DIAGINF, exact)."""
 from lemmas.irgf import hyp_diagsep
-from verify import irgf
 from verify.claims import REGISTRY, run_claim
-from verify.datasets_irgf import d_diaginf, d_seed0, d_trap
-from verify.precision import working_precision
+from verify.data.irgf import d_diaginf, d_seed0, d_trap
+from verify.kit import irgf
+from verify.numbers.precision import working_precision
 
 
 def test_defaults_report_the_gap():

@@ -1,8 +1,8 @@
 """irgf.lemma41: the two flows agree to the working precision; breaking condition (4) is caught."""
 from lemmas.irgf import lemma41
 from verify.claims import run_claim
-from verify.datasets_irgf import d_seed0
-from verify.precision import working_precision
+from verify.data.irgf import d_seed0
+from verify.numbers.precision import working_precision
 
 
 def test_holds_on_defaults():

@@ -1,8 +1,8 @@
 """irgf.lemma42: inequalities (27)–(29) certified; divergence; D-DIAGINF (as printed) and a wrong constant fail."""
 from lemmas.irgf import lemma42
 from verify.claims import run_claim
-from verify.datasets_irgf import d_diaginf, d_seed0, d_trap
-from verify.precision import working_precision
+from verify.data.irgf import d_diaginf, d_seed0, d_trap
+from verify.numbers.precision import working_precision
 
 
 def test_holds_on_defaults():

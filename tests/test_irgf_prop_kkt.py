@@ -3,8 +3,8 @@ from flint import arb
 
 from lemmas.irgf import prop_kkt
 from verify.claims import run_claim
-from verify.datasets_irgf import d_diaginf, d_seed0, d_trap
-from verify.precision import working_precision
+from verify.data.irgf import d_diaginf, d_seed0, d_trap
+from verify.numbers.precision import working_precision
 
 
 def _ev(out, start):

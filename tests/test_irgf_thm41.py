@@ -1,8 +1,8 @@
 """irgf.thm41: HOLDS on the reference data (set, not point); false cases VIOLATED; hypotheses NOT_APPLICABLE."""
 from lemmas.irgf import thm41
 from verify.claims import run_claim
-from verify.datasets_irgf import d_a2viol, d_diaginf, d_face, d_seed0, d_trap
-from verify.precision import working_precision
+from verify.data.irgf import d_a2viol, d_diaginf, d_face, d_seed0, d_trap
+from verify.numbers.precision import working_precision
 
 
 def _ev(out, start):

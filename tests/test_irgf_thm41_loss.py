@@ -1,8 +1,8 @@
 """irgf.thm41.loss: HOLDS on reference data; the trap (Assumption 3 removed) and D-DIAGINF are VIOLATED."""
 from lemmas.irgf import thm41_loss
 from verify.claims import run_claim
-from verify.datasets_irgf import d_diaginf, d_seed0, d_trap
-from verify.precision import working_precision
+from verify.data.irgf import d_diaginf, d_seed0, d_trap
+from verify.numbers.precision import working_precision
 
 
 def test_holds_and_excess_like_exp_minus_mu():

@@ -6,10 +6,11 @@ from flint import arb
 
 from lemmas.mmts import lemma1
 from verify import Dataset
-from verify import datasets as D
-from verify.attention import LinearLogitModel
 from verify.claims import run_claim
-from verify.precision import to_arb, working_precision
+from verify.data import mmts as D
+from verify.data.generators import random_dataset
+from verify.models.attention import LinearLogitModel
+from verify.numbers.precision import to_arb, working_precision
 
 
 def test_holds_on_defaults():
@@ -69,14 +70,14 @@ def test_p0_not_wu0_is_not_applicable():
 
 
 def test_per_sequence_queries_are_not_applicable():
-    data = D.random_dataset(n=2, T=3, d=2, seed=3, queries=True)  # z_1 ≠ z_2
+    data = random_dataset(n=2, T=3, d=2, seed=3, queries=True)  # z_1 ≠ z_2
     v = run_claim(lemma1.CLAIM, [data], dps=20)
     assert v.verdict == "NOT_APPLICABLE"
     assert any("fixed query" in h.name and not h.met for h in v.hypotheses)
 
 
 def test_shared_queries_give_u():
-    base = D.random_dataset(n=2, T=3, d=2, seed=3)
+    base = random_dataset(n=2, T=3, d=2, seed=3)
     data = base.replace(z=[["1/2", 2], ["1/2", 2]])
     u, source, shared = lemma1.fixed_query(data)
     assert shared and u == (Fraction(1, 2), Fraction(2)) and "z" in source

@@ -4,7 +4,7 @@ certificate is VIOLATED."""
 from lemmas.mmts import lemma2, lemma11
 from verify import Dataset
 from verify.claims import run_claim
-from verify.precision import working_precision
+from verify.numbers.precision import working_precision
 
 MIXED = Dataset.make(X=[[[1, 0], [0, 0]], [[1, 0], [0, 0]]], Y=[1, -1], v=[1, 0], name="mixed-labels")
 NOT_IN_RANGE = Dataset.make(X=[[[0, 1], [0, 0]]], Y=[1], v=[0, 1], K=[[[0, 0], [0, 0]]], name="v-not-in-range")

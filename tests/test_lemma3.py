@@ -2,7 +2,7 @@
 from lemmas.mmts import lemma3
 from verify import Dataset
 from verify.claims import run_claim
-from verify.precision import working_precision
+from verify.numbers.precision import working_precision
 
 # T = 2 with symmetric keys: a₁ − a₂ = 2A for every q, so the bound is attained with equality.
 TIGHT = Dataset.make(X=[[[1, 0, 1], [-1, 0, 0]]], Y=[1], v=[0, 0, 1], K=[[[1, 0, 0], [-1, 0, 0]]], name="tight")
@@ -46,7 +46,7 @@ def test_identity_residual_is_not_fooled_by_cancellation():
     meaningless; relative to the terms' magnitude it is certified tiny."""
     import os
 
-    from verify.data import load_dataset
+    from verify.data.dataset import load_dataset
 
     data = load_dataset(os.path.join(os.path.dirname(__file__), "data_lemma3_cancellation.json"))
     v = run_claim(lemma3.CLAIM, [data], dps=30)
@@ -58,7 +58,7 @@ def test_identity_with_logits_of_size_a_million():
     and by overlap of the two enclosures, the identity holds."""
     import os
 
-    from verify.data import load_dataset
+    from verify.data.dataset import load_dataset
 
     for name in ("data_lemma3_large_logits.json", "data_lemma3_saturated_ties.json"):
         data = load_dataset(os.path.join(os.path.dirname(__file__), name))

@@ -6,11 +6,11 @@ from flint import arb
 
 from lemmas.mmts import lemma4
 from verify import Dataset
-from verify import datasets as D
-from verify.attention import LinearLogitModel, features
 from verify.claims import run_claim
-from verify.precision import working_precision
-from verify.stationarity import descent_terms, exact_margins, gmm
+from verify.data import mmts as D
+from verify.geometry.stationarity import descent_terms, exact_margins, gmm
+from verify.models.attention import LinearLogitModel, features
+from verify.numbers.precision import working_precision
 
 
 def test_holds_on_defaults():

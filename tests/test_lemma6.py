@@ -9,11 +9,13 @@ import pytest
 from flint import arb, arb_mat
 
 from lemmas.mmts import lemma6
-from verify import datasets as D
 from verify.claims import run_claim
-from verify.losses import Loss
-from verify.precision import to_arb, working_precision
-from verify.smoothness import key_matrix, smoothness_constant, spectral_norm, sym_spectral_norm
+from verify.data import mmts as D
+from verify.data.generators import random_dataset
+from verify.geometry.smoothness import key_matrix, smoothness_constant
+from verify.models.losses import Loss
+from verify.numbers.linalg import spectral_norm, sym_spectral_norm
+from verify.numbers.precision import to_arb, working_precision
 
 
 def test_holds_on_defaults():
@@ -34,7 +36,7 @@ def test_constant_matches_the_spec(name, expected):
 
 def test_key_matrix_recovery():
     assert key_matrix(D.mmts_fig1a()) == ((1, 0, 0), (0, 1, 0), (0, 0, 0))
-    assert key_matrix(D.random_dataset(n=2, T=4, d=3, seed=0, keys=True)) is None  # K not of the form XW
+    assert key_matrix(random_dataset(n=2, T=4, d=3, seed=0, keys=True)) is None  # K not of the form XW
     W1 = key_matrix(lemma6.scaled_key_dataset(0, 1))
     W10 = key_matrix(lemma6.scaled_key_dataset(0, 10))
     assert W10 == tuple(tuple(10 * x for x in row) for row in W1)  # X → cX, W → cW

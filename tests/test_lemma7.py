@@ -1,14 +1,13 @@
-"""mmts.lemma7 and the cone engine (verify.cones): paper numbers, false cases, hypotheses."""
+"""mmts.lemma7 and the cone engine (verify.geometry.cones): paper numbers, false cases, hypotheses."""
 from fractions import Fraction
 
 from flint import arb
 
 from lemmas.mmts import lemma7
 from verify import Dataset
-from verify import datasets as D
-from verify.attention import dot, norm2, one_minus_corr
 from verify.claims import run_claim
-from verify.cones import (
+from verify.data import mmts as D
+from verify.geometry.cones import (
     cap_extremes,
     choose_alpha,
     cone_directions,
@@ -18,7 +17,8 @@ from verify.cones import (
     mu0,
     unit,
 )
-from verify.precision import to_arb, working_precision
+from verify.models.attention import dot, norm2, one_minus_corr
+from verify.numbers.precision import to_arb, working_precision
 
 # n = 2: input 0 has the only SVM-neighbour, input 1 only a higher-score non-neighbour. The spec's
 # within-input width (pairs inside one input) allows μ up to 0.1538, but the higher-score token of

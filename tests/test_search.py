@@ -1,12 +1,11 @@
 """hunt: finds, shrinks and saves a counterexample to a wrong claim; replays with --data."""
-import json
 import subprocess
 import sys
 
 from lemmas.mmts import lemma3
 from verify.claims import Claim, run_claim
-from verify.data import load_dataset
-from verify.search import hunt, save_counterexample
+from verify.data.dataset import load_dataset
+from verify.search.hunt import hunt, save_counterexample
 
 WRONG = Claim(id="test.wrong-key-lemma", paper="mmts", number="—", title="Key Lemma without the factor 2",
               kind="inequality", statement="", default_datasets=lambda seed=0: [],

@@ -6,11 +6,13 @@ from fractions import Fraction
 from flint import arb
 
 from lemmas.mmts import thm2_stationary as mstat
-from verify import datasets as D
-from verify.attention import LinearLogitModel
 from verify.claims import REGISTRY, run_claim
-from verify.precision import working_precision
-from verify.stationarity import ball_lower_bound, exact_gradient_at_zero, gd_checkpoints, gmm
+from verify.data import mmts as D
+from verify.data.generators import random_dataset
+from verify.geometry.stationarity import ball_lower_bound, exact_gradient_at_zero, gmm
+from verify.kit.stationarity import gd_checkpoints
+from verify.models.attention import LinearLogitModel
+from verify.numbers.precision import working_precision
 
 
 def test_mmts_holds_on_defaults():
@@ -101,7 +103,7 @@ def test_tfsvm_dstat_not_applicable_and_violated_without_feasibility():
 
 def test_tfsvm_no_B_not_applicable():
     # D-NB of the spec: γ = (1, 0.9, 0.18): neither B.1 nor B.2
-    dnb = D.random_dataset(n=1, T=3, d=2, seed=0)  # placeholder shape; replaced below
+    dnb = random_dataset(n=1, T=3, d=2, seed=0)  # placeholder shape; replaced below
     dnb = dnb.replace(X=[[[0, 1], [-5, 0], [-1, 0]]], Y=[1], v=["-0.18", 1], z=[[1, 0]], name="D-NB")
     v = run_claim(tstat.CLAIM, [dnb], dps=30)
     assert v.verdict == "NOT_APPLICABLE"

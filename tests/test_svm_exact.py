@@ -8,9 +8,13 @@ from fractions import Fraction as F
 
 import pytest
 
-from verify.data import Dataset
+from verify.data.dataset import Dataset
 from verify.svm import build_problem, problem_from_rows, solve_svm, verify_certificate
-from verify.svm.geometry import is_locally_optimal, locally_optimal_selections, svm_neighbours
+from verify.svm.geometry import (
+    is_locally_optimal,
+    locally_optimal_selections,
+    svm_neighbours,
+)
 
 
 # ---------------------------------------------------------------- independent oracles (Fractions)
@@ -150,7 +154,7 @@ def test_l1_nonunique_face_and_distance():
     d = distance_to_solution_set([1, -1], res, dps=30)   # nearest face point (1, 0): √½
     from flint import arb
 
-    from verify.precision import working_precision
+    from verify.numbers.precision import working_precision
     with working_precision(30):
         assert abs(d * d - arb(1) / 2) < arb(10) ** -30
 

@@ -6,8 +6,8 @@ from fractions import Fraction as F
 
 import pytest
 
-from verify.cli_svm import main
-from verify.data import Dataset
+from verify.cli.svm import main
+from verify.data.dataset import Dataset
 from verify.svm import build_problem, solve_svm, verify_farkas
 
 

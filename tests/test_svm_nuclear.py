@@ -6,8 +6,8 @@ from fractions import Fraction as F
 
 from flint import arb
 
-from verify.data import Dataset
-from verify.precision import working_precision
+from verify.data.dataset import Dataset
+from verify.numbers.precision import working_precision
 from verify.svm import solve_svm, verify_certificate
 
 

@@ -8,13 +8,15 @@ from fractions import Fraction as F
 
 import pytest
 from flint import arb
+from test_svm_exact import (  # the independent active-set oracle (tests/ is on sys.path)
+    dot,
+    qp_oracle,
+)
 
-from verify.data import Dataset
+from verify.data.dataset import Dataset
 from verify.errors import DataError
 from verify.svm import build_problem, problem_from_rows, solve_svm
 from verify.svm.seq2seq import gen_svm, satt_svm, w_fin
-
-from test_svm_exact import dot, qp_oracle  # the independent active-set oracle (tests/ is on sys.path)
 
 
 def bilinear(u, W, z):

@@ -1,4 +1,4 @@
-"""The closed forms of ``LinearLogitModel`` against the independent sympy derivation (``verify.symbolic``).
+"""The closed forms of ``LinearLogitModel`` against the independent sympy derivation (``verify.models.symbolic``).
 
 At the working precision of 50 digits (arb carries 60 with the guard) every figure — loss, gradient,
 Hessian, excess L − L⋆ — must agree with the symbolic reference to 10^-45 relative (norm-wise for
@@ -23,10 +23,10 @@ import mpmath
 import pytest
 from flint import arb, arb_mat
 
-from verify.attention import LinearLogitModel, features
-from verify.datasets import random_dataset
-from verify.precision import to_arb, working_precision
-from verify import symbolic as S
+from verify.data.generators import random_dataset
+from verify.models import symbolic as S
+from verify.models.attention import LinearLogitModel, features
+from verify.numbers.precision import to_arb, working_precision
 
 DPS = 50
 TOL_DIGITS = 45

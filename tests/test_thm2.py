@@ -3,12 +3,12 @@ the n = 1 hypothesis removed (§5.6 from (2,0,0)) is VIOLATED; B or feasibility 
 from flint import arb
 
 from lemmas.mmts import thm2
-from verify import datasets as D
-from verify.attention import LinearLogitModel
 from verify.claims import REGISTRY, run_claim
-from verify.precision import working_precision
+from verify.data import mmts as D
 from verify.dynamics import normalized_gd
-from verify.stationarity import gd_checkpoints
+from verify.kit.stationarity import gd_checkpoints
+from verify.models.attention import LinearLogitModel
+from verify.numbers.precision import working_precision
 
 SHORT = ("2", "5", "10", "20", "50", "100")
 
@@ -29,7 +29,7 @@ def test_spec_numbers_fig1a():
         q = [arb(-10) / 101, arb(100) / 101, arb(0)]
         run = gd_checkpoints(m, (0, 0, 0), eta, [0, 10000])
         assert abs(float(run.norms[-1].mid()) - 2.590) < 0.005
-        from verify.attention import one_minus_corr
+        from verify.models.attention import one_minus_corr
         assert abs(float(one_minus_corr(run.points[-1], q).mid()) - 0.0544) < 0.001
     ng = normalized_gd(data, "p", steps=5000, eta="0.1", until_norm=100, dps=30)  # the paper's optimiser
     assert 2.3e-4 < float(ng.final.one_minus_corr_gmm.mid()) < 2.8e-4

@@ -3,10 +3,10 @@ import math
 from fractions import Fraction
 
 from lemmas.mmts import cone_invariance, thm3
-from verify import datasets as D
-from verify.attention import LinearLogitModel, features
-from verify.cones import boundary_scan, cone_directions, lmm_geometry, unit
-from verify.precision import working_precision
+from verify.data import mmts as D
+from verify.geometry.cones import boundary_scan, cone_directions, lmm_geometry, unit
+from verify.models.attention import LinearLogitModel, features
+from verify.numbers.precision import working_precision
 
 FIG1B = D.mmts_fig1b()
 

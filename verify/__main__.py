@@ -1,7 +1,7 @@
 import os
 import sys
 
-from .cli import main
+from verify.cli.main import main
 
 code = main()
 if code == 130:

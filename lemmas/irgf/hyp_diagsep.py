@@ -34,10 +34,10 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from verify import irgf
 from verify.claims import Claim, Evidence, Outcome, register
-from verify.datasets_irgf import d_diaginf, d_face, d_seed0
-from verify.precision import Precision, to_arb
+from verify.data.irgf import d_diaginf, d_face, d_seed0
+from verify.kit import irgf
+from verify.numbers.precision import Precision, to_arb
 
 NEEDS = (irgf.A1, irgf.A2, irgf.A3)
 

@@ -13,7 +13,7 @@ Why (DERIVED, spec): u = (ξ_k + ξ_q)/√2, r = (ξ_k − ξ_q)/√2 satisfy (3
 equal u(0), r(0) up to coordinatewise signs, and (3) is equivariant under such sign flips.
 
 How it is checked (identity): both flows are integrated independently from the same data with a
-Gragg–Bulirsch–Stoer extrapolation integrator (explicit, arbitrary order, ``verify.dynamics_dual``)
+Gragg–Bulirsch–Stoer extrapolation integrator (explicit, arbitrary order, ``verify.dynamics.dual``)
 at local tolerance 10^−(dps+3) in working precision dps + guard, and max_t ‖β(t) − w(t)‖_∞ over
 t ∈ {1/2, 1, 2, 4} must be ≤ 10^−dps. Reported beside it: the vector-field identity β̇ = ẇ at the
 same points and the drift of the conserved quantities ξ_k² − ξ_q² and w₊ ⊙ w₋ (integrator sanity).
@@ -36,12 +36,12 @@ from fractions import Fraction
 
 from flint import arb
 
-from verify.attention import LinearLogitModel
 from verify.claims import Claim, Evidence, Hypothesis, Outcome, Series, register
-from verify.datasets_irgf import d_seed0, random_diag_dataset
-from verify.dynamics_dual import gbs_integrate
-from verify.precision import Precision, to_arb
-from verify import irgf
+from verify.data.irgf import d_seed0, random_diag_dataset
+from verify.dynamics.dual import gbs_integrate
+from verify.kit import irgf
+from verify.models.attention import LinearLogitModel
+from verify.numbers.precision import Precision, to_arb
 
 TIMES = ("1/2", "1", "2", "4")
 OMEGA_A1 = ("7/10", "13/10", "2/5", "1")

@@ -27,7 +27,7 @@ How it is checked.
   along the flow records: certified in ball arithmetic. (27) is evaluated in the factored form
   −2 Σ_j (√(β_j²+ω₀,j⁴) − w_min²) g_j² with √(β²+ω⁴) − w_min² = (β² + ω⁴ − w_min⁴)/(√(β²+ω⁴) + w_min²),
   so the equality case β = 0, ω₀ = 𝟙 is exactly 0, not an undecidable ball. ∇ℒ comes from the feature
-  form of ``verify.attention`` (z_i ⊙ x_il, all tokens), the right side of (28) from the per-token
+  form of ``verify.models.attention`` (z_i ⊙ x_il, all tokens), the right side of (28) from the per-token
   c_il = σ_il(γ_il − Φ_i): two code paths. β_f = 2β* (strictly feasible: the inequality is strict,
   hence decidable).
 * Divergence (evidence over the range reached): the dual-coordinate flow (``irgf.thm41``) to
@@ -47,11 +47,11 @@ from fractions import Fraction
 
 from flint import arb
 
-from verify import irgf
-from verify.attention import LinearLogitModel, dot
 from verify.claims import Claim, Evidence, Outcome, Series, register
-from verify.datasets_irgf import d_face, d_seed0
-from verify.precision import Precision, to_arb
+from verify.data.irgf import d_face, d_seed0
+from verify.kit import irgf
+from verify.models.attention import LinearLogitModel, dot
+from verify.numbers.precision import Precision, to_arb
 
 NEEDS = (irgf.A1, irgf.A2, irgf.INIT5, irgf.DIAGSEP)
 SCALES = ("0", "1/4", "1", "3", "10", "30", "100", "1000")

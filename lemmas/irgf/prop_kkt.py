@@ -49,10 +49,10 @@ from __future__ import annotations
 
 from flint import arb
 
-from verify import irgf
 from verify.claims import Claim, Evidence, Outcome, Series, register
-from verify.datasets_irgf import d_face, d_seed0
-from verify.precision import Precision, to_arb
+from verify.data.irgf import d_face, d_seed0
+from verify.kit import irgf
+from verify.numbers.precision import Precision, to_arb
 
 from .thm41 import _hypotheses
 

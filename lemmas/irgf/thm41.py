@@ -25,7 +25,7 @@ the theorem and cannot be checked; its trend is reported.
 
 How it is checked (asymptotic: evidence over the range reached). (1) The ℓ1-SVM is solved exactly
 (rational simplex, ``verify.svm``): p*, a dual optimum λ*, the exact optimal face F. (2) The flow is
-integrated in dual coordinates (Lemma A.1, ``verify.dynamics_dual``: β = ω₀² ⊙ sinh(Bφ), Radau IIA
+integrated in dual coordinates (Lemma A.1, ``verify.dynamics.dual``: β = ω₀² ⊙ sinh(Bφ), Radau IIA
 with local tolerance 10^−k, k = min(dps/2, 20 + dps/10), order ≈ 0.8k) on an exact grid of the arc variable
 s = Σφ_il (grid spacing and stop scaled by p*, since s ≈ p*·ln µ) until ln(‖β‖₁/p*) ≥ 10 — on D-SEED0
 that is s = 16.5, ln µ = 10.08 and ln t = 23 922, far beyond
@@ -57,10 +57,10 @@ from __future__ import annotations
 
 from flint import arb
 
-from verify import irgf
 from verify.claims import Claim, Evidence, Outcome, Series, register
-from verify.datasets_irgf import d_face, d_seed0
-from verify.precision import Precision, to_arb
+from verify.data.irgf import d_face, d_seed0
+from verify.kit import irgf
+from verify.numbers.precision import Precision, to_arb
 
 NEEDS = (irgf.A1, irgf.A2, irgf.A3, irgf.INIT5, irgf.DIAGSEP)
 MIN_EXPONENT = arb("0.1")
@@ -144,7 +144,7 @@ def evaluate(data, prec: Precision, omega0=None, target=irgf.DEFAULT_TARGET, che
         out.evidence.append(Evidence("gap = ‖β̂‖₁ − p* at the last record", gaps[-1], ">=", -tol,
                                      note="≥ 0 because β̂ is feasible (bound −10^−dps: rounding); → 0 is the theorem"))
     if res.unique:
-        from verify.attention import one_minus_corr
+        from verify.models.attention import one_minus_corr
 
         out.evidence.append(Evidence("1 − cos(β(t), β*) at the last record (unique solution)",
                                      one_minus_corr(last.beta, [to_arb(x) for x in res.solution])))

@@ -14,22 +14,22 @@ UNCERTAIN in the spec (§7 item 8), and what is checked: whether the paper initi
 μ/2. Both forms are checked —
 * **strong**: p(0) ∈ C_{μ,R} ⇒ p(t) ∈ C_{μ,R} for all t (starts exactly on the boundary corr = 1−μ);
 * **weak**: p(0) ∈ C_{μ/2,R} ⇒ p(t) ∈ C_{μ,R} for all t (starts on the boundary corr = 1−μ/2).
-μ is μ₀(α)/2 with the derived width of ``verify.cones`` (the paper's (32) is not recovered; see
+μ is μ₀(α)/2 with the derived width of ``verify.geometry.cones`` (the paper's (32) is not recovered; see
 ``mmts.lemma7``).
 
 How it is checked.
 1. First-order invariance (the flow's version, step-size free; it finds the witness R): at the
-   boundary points r((1−μ)p̄^mm + √(μ(2−μ))u) of the cone, u over ``verify.cones.cone_directions``
+   boundary points r((1−μ)p̄^mm + √(μ(2−μ))u) of the cone, u over ``verify.geometry.cones.cone_directions``
    plus circles of 36 directions covering the boundary sphere (``dense_directions``; a sparse set
    of directions once gave a witness R too small by a factor 4 in 3-D, which the trajectories
    caught) and r over a ladder σ·{1, 2, 5, …, 10⁸} (σ ≈ ‖p^mm‖), the inward component
    ⟨−∇L(p), p̄^mm − (1−μ)p̄⟩ (‖p‖ times d corr/dt along the flow) must be > 0 (certified). R is the
    smallest ladder radius from which it holds at every deeper radius (evidence over the ladder).
-   If it fails at the deepest radius, ``verify.cones.leading_term`` decides the sign as r → ∞
+   If it fails at the deepest radius, ``verify.geometry.cones.leading_term`` decides the sign as r → ∞
    (a higher-score token nearest along the failing direction proves the failure: VIOLATED).
    Fig. 1(b) reproduces the table of spec §8.4 (μ = 0.002 from r = 20, 0.004 from 50, 0.0049 from
    400, 0.0051 never).
-2. Discrete GD with η = 1/L_p (``verify.smoothness``) from every boundary point at r = R (strong)
+2. Discrete GD with η = 1/L_p (``verify.geometry.smoothness``) from every boundary point at r = R (strong)
    and at level μ/2 (weak), ``gd_steps`` steps, every iterate checked: μ − (1 − corr(p(t), p^mm)) ≥ 0
    for t ≥ 1, ‖p(t)‖ ≥ R and ‖p(t+1)‖ ≥ ‖p(t)‖. Plain GD barely moves at these norms (∇L ~ e^{−‖p‖Θ}),
    so this is the moderate-norm part, as in the spec's table.
@@ -58,31 +58,33 @@ from fractions import Fraction
 
 from flint import arb
 
-from verify import datasets as D
-from verify.attention import LinearLogitModel, features, norm2
 from verify.claims import Claim, Evidence, Figure, Outcome, Series, register
-from verify.cones import (
+from verify.data import mmts as D
+from verify.errors import reraise_interrupt
+from verify.geometry.cones import (
     boundary_scan,
     cone_directions,
     cone_point,
     critical_width,
     dense_directions,
-    finish,
-    flow_in_cone,
-    gd_in_cone,
     in_cone_margin,
     leading_term,
     lmm_geometry,
-    mark_undecided,
     mu0,
-    resolve_selection,
-    undecided,
     unit,
 )
-from verify.errors import reraise_interrupt
-from verify.losses import get_loss
-from verify.precision import Precision, to_arb
-from verify.smoothness import smoothness_constant
+from verify.geometry.smoothness import smoothness_constant
+from verify.kit.cones import (
+    finish,
+    flow_in_cone,
+    gd_in_cone,
+    mark_undecided,
+    resolve_selection,
+    undecided,
+)
+from verify.models.attention import LinearLogitModel, features, norm2
+from verify.models.losses import get_loss
+from verify.numbers.precision import Precision, to_arb
 
 LADDER = tuple(Fraction(x) for x in ("1", "2", "5", "10", "20", "50", "100", "200", "400", "1000", "2000",
                                        "5000", "1e4", "1e5", "1e6", "1e7", "1e8"))
@@ -355,7 +357,7 @@ def _figures(S: Setup, out: Outcome, runs):
 
 def _plane(S: Setup):
     """An orthonormal pair (p̄^mm, b̂) spanning the keys' effective plane, if it is 2-D."""
-    from verify.cones import _orthogonal_basis
+    from verify.geometry.cones import _orthogonal_basis
 
     basis, _ = _orthogonal_basis(S.g)
     if len(basis) != 1:
@@ -414,9 +416,9 @@ def benign_random_lmm(seed: int = 0, n: int = 2, T: int = 3, d: int = 2, max_con
     Deterministic (cached)."""
     import math
 
-    from verify.cones import random_lmm_candidates
-    from verify.datasets import random_dataset
-    from verify.precision import working_precision
+    from verify.data.generators import random_dataset
+    from verify.geometry.cones import random_lmm_candidates
+    from verify.numbers.precision import working_precision
 
     key = (seed, n, T, d, max_cond, max_R)
     if key in _BENIGN:

@@ -56,13 +56,14 @@ from fractions import Fraction
 
 from flint import arb
 
-from verify import datasets as D
-from verify.attention import LinearLogitModel, norm2
 from verify.claims import Claim, Evidence, Figure, Hypothesis, Outcome, Series, register
-from verify.data import Dataset
-from verify.losses import get_loss
-from verify.precision import Precision, to_arb, to_decimal_string
-from verify.smoothness import norm_upper, smoothness_constant
+from verify.data import mmts as D
+from verify.data.dataset import Dataset
+from verify.data.generators import random_dataset
+from verify.geometry.smoothness import norm_upper, smoothness_constant
+from verify.models.attention import LinearLogitModel, norm2
+from verify.models.losses import get_loss
+from verify.numbers.precision import Precision, to_arb, to_decimal_string
 
 HEADS = ("linear", "tanh")
 STEP_CYCLE = (Fraction(1, 2), Fraction(3, 4), Fraction(1))
@@ -272,7 +273,7 @@ def check(data, prec: Precision) -> Outcome:
 
 
 def default_datasets(seed: int = 0):
-    rnd = D.random_dataset(n=3, T=4, d=3, seed=seed, name=f"random-n3T4d3-s{seed}")
+    rnd = random_dataset(n=3, T=4, d=3, seed=seed, name=f"random-n3T4d3-s{seed}")
     rng = random.Random(seed + 7)
     u = [Fraction(rng.randint(-15, 15), 7) for _ in range(3)]
     if sum(x * x for x in u) in (0, 1):

@@ -25,8 +25,8 @@ from fractions import Fraction
 
 from lemmas.mmts.lemma2 import evaluate
 from verify.claims import Claim, register
-from verify.data import Dataset
-from verify.precision import Precision
+from verify.data.dataset import Dataset
+from verify.numbers.precision import Precision
 
 
 def check(data, prec: Precision):

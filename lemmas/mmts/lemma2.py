@@ -43,10 +43,10 @@ from fractions import Fraction
 
 from flint import fmpq, fmpq_mat
 
-from verify import datasets as D
 from verify.claims import Claim, Evidence, Figure, Hypothesis, Outcome, Series, register
-from verify.data import Dataset
-from verify.precision import Precision, to_arb
+from verify.data.dataset import Dataset
+from verify.data.generators import random_dataset
+from verify.numbers.precision import Precision, to_arb
 
 
 # ----- exact linear algebra ----------------------------------------------------------------------
@@ -254,9 +254,9 @@ def keyed_full_rank_dataset() -> Dataset:
 
 def default_datasets(seed: int = 0):
     return [
-        D.random_dataset(n=3, T=4, d=3, seed=seed, labels="positive", name=f"random-positive-n3T4d3-s{seed}"),
+        random_dataset(n=3, T=4, d=3, seed=seed, labels="positive", name=f"random-positive-n3T4d3-s{seed}"),
         keyed_full_rank_dataset(),
-        D.random_dataset(n=2, T=3, d=1, seed=seed + 1, labels="positive", name=f"random-positive-n2T3d1-s{seed + 1}"),
+        random_dataset(n=2, T=3, d=1, seed=seed + 1, labels="positive", name=f"random-positive-n2T3d1-s{seed + 1}"),
     ]
 
 

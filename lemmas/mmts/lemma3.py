@@ -24,11 +24,12 @@ from __future__ import annotations
 
 from flint import arb
 
-from verify import datasets as D
-from verify.attention import features
 from verify.claims import Claim, Evidence, Figure, Hypothesis, Outcome, Series, register
-from verify.precision import Precision, to_arb
-from verify.probes import SCALES, directions, scaled
+from verify.data import mmts as D
+from verify.data.generators import random_dataset
+from verify.geometry.probes import SCALES, directions, scaled
+from verify.models.attention import features
+from verify.numbers.precision import Precision, to_arb
 
 
 def softmax(logits):
@@ -138,7 +139,7 @@ def default_datasets(seed: int = 0):
     return [
         D.mmts_fig1b(),
         D.mmts_fig1c(),
-        D.random_dataset(n=3, T=5, d=3, seed=seed, name=f"random-n3T5d3-s{seed}"),
+        random_dataset(n=3, T=5, d=3, seed=seed, name=f"random-n3T5d3-s{seed}"),
     ]
 
 

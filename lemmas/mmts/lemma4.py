@@ -16,7 +16,7 @@ Paper numbers: none for this lemma; the spec observed 580 points, 0 violations, 
 (attained for T = 2), and on Fig. 1(b) (B violated) ⟨∇L(p), p^mm⟩ = −1.4e−2, −3.7e−4, +6.4e−7 at
 p = 1, 3, 10 ·(1,0,0): the sign flips between R = 3 and 10.
 
-How it is checked (engine: ``verify.stationarity``):
+How it is checked (engine: ``verify.geometry.stationarity``):
 
 * hypotheses decided exactly on the rational data: Assumption B is an equality (spec §3 "numerical
   trap": float data that rounds the scores fails it and gets NOT_APPLICABLE, never a spurious
@@ -46,15 +46,13 @@ from fractions import Fraction
 
 from flint import arb
 
-from verify import datasets as D
-from verify.attention import LinearLogitModel
 from verify.claims import Claim, Evidence, Figure, Hypothesis, Outcome, Series, register
-from verify.data import Dataset
-from verify.precision import Precision, to_arb
-from verify.stationarity import (
+from verify.data import mmts as D
+from verify.data.dataset import Dataset
+from verify.geometry.stationarity import (
     PROBE_SCALES,
-    assumption_b,
     PairTable,
+    assumption_b,
     descent_terms,
     engine_agreement,
     exact_margins,
@@ -65,7 +63,8 @@ from verify.stationarity import (
     probe_directions,
     scaled_point,
 )
-from verify.attention import features
+from verify.models.attention import LinearLogitModel, features
+from verify.numbers.precision import Precision, to_arb
 
 
 def hypotheses(data: Dataset, param: str, loss: str, prec: Precision, require_B: bool = True):

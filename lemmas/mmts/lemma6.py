@@ -11,7 +11,7 @@ L_p-smooth,
     L(p(t+1)) − L(p(t)) ≤ −(η/2) ‖∇L(p(t))‖²                                                        (25)
     Σ_t ‖∇L(p(t))‖² ≤ 2(L(p(0)) − L⋆)/η,  hence ∇L(p(t)) → 0.                                        (26)
 
-Keys and W. A ``Dataset`` stores the keys (``K``, default X, i.e. W = I). ``verify.smoothness``
+Keys and W. A ``Dataset`` stores the keys (``K``, default X, i.e. W = I). ``verify.geometry.smoothness``
 recovers W exactly as the minimum-norm rational solution of X_i W = K_i (all i at once); the paper
 datasets give W = diag(1,1,0), ‖W‖ = 1. When K is not of that form no W exists and the constant is
 the proof's own quantity, ‖K_i‖ in place of ‖W‖‖X_i‖ (the proof uses W only through
@@ -30,7 +30,7 @@ the Python API (``eta=``, or a user ``Loss`` that is not decreasing, e.g. a squa
 
 Quantities.
   (i)  ‖∇²L(p)‖₂ / L_p at deterministic adversarial points: seeded random directions and ± key
-       differences at scales ‖p‖∞ ∈ {0, …, 1000} (``verify.probes``), and "tie" points where two
+       differences at scales ‖p‖∞ ∈ {0, …, 1000} (``verify.geometry.probes``), and "tie" points where two
        tokens of one sequence share the largest logit at norms 1…100 (the attention mass is split,
        where the softmax curvature lives); then a float64 Nelder–Mead search maximising ‖∇²L‖ from
        the three worst probe points (it only proposes points; they are re-evaluated in arb). ∇²L is
@@ -62,14 +62,16 @@ from fractions import Fraction
 import numpy as np
 from flint import arb
 
-from verify import datasets as D
-from verify.attention import LinearLogitModel, features, norm2
 from verify.claims import Claim, Evidence, Figure, Hypothesis, Outcome, Series, register
-from verify.data import Dataset
-from verify.losses import get_loss
-from verify.precision import Precision, to_arb, to_decimal_string
-from verify.probes import SCALES, directions, scaled
-from verify.smoothness import norm_upper, score_bound, smoothness_constant, sym_spectral_norm
+from verify.data import mmts as D
+from verify.data.dataset import Dataset
+from verify.data.generators import random_dataset
+from verify.geometry.probes import SCALES, directions, scaled
+from verify.geometry.smoothness import norm_upper, score_bound, smoothness_constant
+from verify.models.attention import LinearLogitModel, features, norm2
+from verify.models.losses import get_loss
+from verify.numbers.linalg import sym_spectral_norm
+from verify.numbers.precision import Precision, to_arb, to_decimal_string
 
 LOSSES = ("logistic", "exponential", "correlation")
 TIE_NORMS = ("1", "10", "100")
@@ -404,7 +406,7 @@ def scaled_key_dataset(seed: int = 0, c: int = 1) -> Dataset:
     """Random tokens with keys K_i = X_i W₀ for a seeded rational W₀ (so ‖W‖ ≠ 1), data scaled by c."""
     import random
 
-    base = D.random_dataset(n=2, T=3, d=2, seed=seed)
+    base = random_dataset(n=2, T=3, d=2, seed=seed)
     rng = random.Random(seed + 101)
     W0 = [[Fraction(rng.randint(-9, 9), 4) for _ in range(2)] for _ in range(2)]
     if W0[0][0] * W0[1][1] - W0[0][1] * W0[1][0] == 0:
@@ -420,7 +422,7 @@ def default_datasets(seed: int = 0):
         D.mmts_fig1c(),
         lemma6_tight(),
         scaled_key_dataset(seed),
-        D.random_dataset(n=2, T=4, d=3, seed=seed, keys=True, name=f"random-n2T4d3-keys-s{seed}"),
+        random_dataset(n=2, T=4, d=3, seed=seed, keys=True, name=f"random-n2T4d3-keys-s{seed}"),
     ]
 
 

@@ -17,7 +17,7 @@ Statement (symbols restored; spec `mmts.lemma7`, constants UNCERTAIN there):
 * **L3** for every π > 0 there is R_π with ⟨∇L(p), p/‖p‖⟩ ≥ (1+π)⟨∇L(p), p^mm/‖p^mm‖⟩ on
   C_{μ,R_π}(p^mm), i.e. ⟨−∇L, p̄⟩ ≤ (1+π)⟨−∇L, p̄^mm⟩.
 
-What is used where the spec is UNCERTAIN (all DERIVED in ``verify.cones`` and checked here):
+What is used where the spec is UNCERTAIN (all DERIVED in ``verify.geometry.cones`` and checked here):
 
 * μ: the paper's (32) is not recovered. We take **μ = μ₀/2** with the derived sufficient width
   μ₀(α) = min( ½ min_{(i,t)∈T, (j,τ)∈T̄} (δ_jτ /(‖p^mm‖ ‖(k_{iα_i}−k_it) − (k_{jα_j}−k_jτ)‖))²,
@@ -45,7 +45,7 @@ What is used where the spec is UNCERTAIN (all DERIVED in ``verify.cones`` and ch
   Fig. 1(b) with μ = 0.002 (spec): ratio → |ℓ'(0.9)|·0.9 = 0.2602.
 
 How it is checked. Probe points p = r((1−m)p̄^mm + √(m(2−m))u) with u from
-``verify.cones.cone_directions`` (orthonormal directions ⊥ p^mm, the directions that close a
+``verify.geometry.cones.cone_directions`` (orthonormal directions ⊥ p^mm, the directions that close a
 (neighbour, higher-score non-neighbour) gap fastest, random ones, one outside the span of the
 keys) at levels m = 1 − corr ∈ μ·{1, 0.8, …, 10⁻⁸, 0} plus radius-adapted angles ~ 1/r (where the
 L3 supremum sits), and, when the keys span ≥ 3 dimensions, circles of 36 directions
@@ -54,7 +54,7 @@ radii on a ladder r ∈ σ·{1, 2, 5, …, 10⁸} (σ ≈ ‖p^mm‖, plus R_dee
 where float64 cannot even evaluate the softmax (the ball arithmetic has an unbounded exponent).
 Each witness R is the smallest ladder radius from which the property holds at every deeper ladder
 radius; "for all R ≥ witness" is therefore evidence over the tested range, not a proof. When L1 fails
-at the deepest radius, ``verify.cones.leading_term`` decides the sign for r → ∞ from the nearest
+at the deepest radius, ``verify.geometry.cones.leading_term`` decides the sign for r → ∞ from the nearest
 token along the failing direction: a certainly negative leading term proves the failure for every
 large R (VIOLATED); otherwise that item is reported undecided and the verdict is INCONCLUSIVE (as
 for an R_π beyond the tested range). If the keys span one dimension the cone is the ray through
@@ -72,29 +72,26 @@ from fractions import Fraction
 
 from flint import arb
 
-from verify import datasets as D
-from verify.attention import LinearLogitModel, dot, features, norm2
 from verify.claims import Claim, Evidence, Figure, Outcome, Series, register
-from verify.cones import (
+from verify.data import mmts as D
+from verify.geometry.cones import (
     DEFAULT_LEVELS,
     cap_extremes,
     cone_directions,
     cone_point,
-    dense_directions,
     critical_width,
+    dense_directions,
     leading_term,
     mu0,
     order_gap,
-    finish,
-    mark_undecided,
     random_dataset_with_lmm,
-    resolve_selection,
     selection_rate,
-    undecided,
     unit,
 )
-from verify.losses import get_loss
-from verify.precision import Precision, to_arb
+from verify.kit.cones import finish, mark_undecided, resolve_selection, undecided
+from verify.models.attention import LinearLogitModel, dot, features, norm2
+from verify.models.losses import get_loss
+from verify.numbers.precision import Precision, to_arb
 
 LADDER = tuple(Fraction(x) for x in ("1", "2", "5", "10", "20", "50", "100", "200", "500", "1000", "2000",
                                        "5000", "1e4", "3e4", "1e5", "3e5", "1e6", "1e7", "1e8"))

@@ -35,7 +35,7 @@ How it is checked (an asymptotic claim: evidence over the range reached, never a
   ``direction_for_all_n=True`` judges it anyway (the false-case test: §5.6 from (2,0,0) → VIOLATED).
 
 UNCERTAIN (spec §7 item 8): the exact form of (ii)/(iii) is SEED+ (not in the slides); the step-size
-hypothesis is read as η ≤ 1/L_p with L_p of (6) as recalled (``verify.smoothness``).
+hypothesis is read as η ≤ 1/L_p with L_p of (6) as recalled (``verify.geometry.smoothness``).
 """
 from __future__ import annotations
 
@@ -46,19 +46,14 @@ from flint import arb
 
 from lemmas.mmts.lemma4 import hypotheses as lemma4_hypotheses
 from lemmas.mmts.thm2_stationary import step_size
-from verify import datasets as D
-from verify.attention import LinearLogitModel, one_minus_corr
 from verify.claims import Claim, Evidence, Figure, Outcome, Series, register
-from verify.data import Dataset
-from verify.precision import Precision, to_arb
-from verify.stationarity import (
-    GD_CHECKPOINTS,
-    feasible_assumption_b_dataset,
-    fit_log_rate,
-    fit_loglog,
-    gd_checkpoints,
-    flow_checkpoints,
-)
+from verify.data import mmts as D
+from verify.data.dataset import Dataset
+from verify.geometry.stationarity import feasible_assumption_b_dataset
+from verify.kit.stationarity import GD_CHECKPOINTS, flow_checkpoints, gd_checkpoints
+from verify.models.attention import LinearLogitModel, one_minus_corr
+from verify.numbers.fits import fit_log_rate, fit_loglog
+from verify.numbers.precision import Precision, to_arb
 
 RADII = ("1", "2", "5", "10", "20", "50", "100", "200", "500", "1000", "2000", "5000", "10000")
 

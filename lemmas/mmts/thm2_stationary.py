@@ -11,14 +11,14 @@ ATT-SVM(opt) feasible (p^mm exists — used through Lemma 4; the spec lists it a
 Paper/spec numbers: Fig. 1(a), p(0) = 0, η = 1/L_p (L_p = 20.75): ‖p(t)‖ = 0.37, 2.59, 5.16, 7.43 at
 t = 10³, 10⁴, 10⁵, 10⁶ (≈ +2.3 per decade, i.e. b ≈ 1 in ‖p‖ ≈ a + b ln t).
 
-How it is checked (engine ``verify.stationarity.stationary_evidence``; all balls are certified):
+How it is checked (engine ``verify.geometry.stationarity.stationary_evidence``; all balls are certified):
 
   1. the largest ⟨∇L(p), p^mm⟩ over adversarial p (aligned, anti-aligned, selecting non-optimal tokens,
      keys, random; ‖p‖∞ from 0 to 1000) is certainly < 0, so ∇L(p) ≠ 0 at each;
   2. for R = 1, 10, 100, 1000 a certified c(R) > 0 with ‖∇L(p)‖ ≥ c(R) on the whole ball ‖p‖ ≤ R,
      from Lemma 4's derived bound (proved in the spec; checked numerically by `mmts.lemma4`) with
      s_opt, 1 − s_opt and |ℓ'| bounded over the ball — a proof that no stationary point lies in it;
-  3. GD with η = 1/L_p (L_p of (6) from ``verify.smoothness``, rounded down) from p(0) = 0 and from
+  3. GD with η = 1/L_p (L_p of (6) from ``verify.geometry.smoothness``, rounded down) from p(0) = 0 and from
      an anti-aligned start: ⟨p(t+1) − p(t), p^mm⟩ = −η⟨∇L(p(t)), p^mm⟩ > 0 certified at every step —
      the projection on p^mm increases strictly;
   4. ‖p(t)‖ increasing over the last checkpoints, the fit ‖p(t)‖ ≈ a + b ln t, ‖∇L(p(t))‖ → 0.
@@ -35,18 +35,18 @@ from __future__ import annotations
 from flint import arb
 
 from lemmas.mmts.lemma4 import hypotheses as lemma4_hypotheses
-from verify import datasets as D
 from verify.claims import Claim, Hypothesis, Outcome, register
-from verify.data import Dataset
-from verify.precision import Precision
-from verify.smoothness import smoothness_constant
-from verify.stationarity import (
+from verify.data import mmts as D
+from verify.data.dataset import Dataset
+from verify.geometry.smoothness import smoothness_constant
+from verify.geometry.stationarity import (
     assumption_b,
     exact_gradient_at_zero,
     feasible_assumption_b_dataset,
     loss_is_decreasing,
-    stationary_evidence,
 )
+from verify.kit.stationarity import stationary_evidence
+from verify.numbers.precision import Precision
 
 
 def step_size(data: Dataset, loss: str = "logistic"):
@@ -76,7 +76,7 @@ def evaluate(data: Dataset, prec: Precision, require_feasible: bool = True, step
         out.notes.append("hypothesis 'ATT-SVM(opt) feasible' NOT enforced (test mode); Assumption B: "
                          + ("met" if B.met else "not met"))
         q, gaps = None, None
-        from verify.stationarity import gmm
+        from verify.geometry.stationarity import gmm
 
         if all(len(o) == 1 for o in data.optimal_tokens()):
             res = gmm(data, "p", prec.dps)

@@ -12,7 +12,7 @@ Step 4: for every ε ∈ (0, μ) the iterates eventually enter C_{ε,R_ε} (56)�
 authors' slides ("Theorem I") confirm the conclusion; the initial cone level and μ are UNCERTAIN
 (spec §7 items 7–8).
 
-What is used where the spec is UNCERTAIN: μ = μ₀(α)/2 with the derived width of ``verify.cones``
+What is used where the spec is UNCERTAIN: μ = μ₀(α)/2 with the derived width of ``verify.geometry.cones``
 (see ``mmts.lemma7``); R = the first-order invariance witness of ``mmts.thm3.cone`` (the smallest
 ladder radius from which ⟨−∇L(p), p̄^mm − (1−μ)p̄⟩ > 0 on the cone's boundary at every deeper
 radius); starts on the boundary of C_{μ,R} (both sides of the keys' plane) and one inside (level μ/4).
@@ -58,20 +58,13 @@ from lemmas.mmts.cone_invariance import (
     reached_bound,
     target_evidence,
 )
-from verify import datasets as D
-from verify.attention import norm2
-from verify.fits import line_fit
 from verify.claims import Claim, Evidence, Figure, Hypothesis, Outcome, Series, register
-from verify.cones import (
-    finish,
-    fit_rate,
-    flow_in_cone,
-    gd_in_cone,
-    in_cone_margin,
-    mark_undecided,
-    undecided,
-)
-from verify.precision import Precision, log10_abs, to_arb
+from verify.data import mmts as D
+from verify.geometry.cones import in_cone_margin
+from verify.kit.cones import finish, flow_in_cone, gd_in_cone, mark_undecided, undecided
+from verify.models.attention import norm2
+from verify.numbers.fits import fit_rate, line_fit
+from verify.numbers.precision import Precision, log10_abs, to_arb
 
 THEORY_RATE = 2
 

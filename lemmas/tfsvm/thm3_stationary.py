@@ -16,7 +16,7 @@ B.2: −⟨∇L(W), W^mm⟩ ≥ (1/n)Σ|ℓ'(φ_i)| Δ_i s_{i,opt}(1 − s_{i,op
 −⟨∇L(W), W^mm⟩ ≥ (1/n)Σ|ℓ'(φ_i)| g_i s_opt(1 − s_opt) with g_i the (minimum) score gap, which is what
 the certified ball bound uses.
 
-How it is checked: the same engine as mmts.thm2.stationary (``verify.stationarity``) in the ``W``
+How it is checked: the same engine as mmts.thm2.stationary (``verify.geometry.stationarity``) in the ``W``
 parameterisation (features vec(x_it z_iᵀ), Att-SVM solved exactly in rationals, so B.1's "= 1" is
 decided exactly): (a) certified sign of ⟨∇L(W), W^mm⟩ < 0 at adversarial W (‖W‖ up to 1000 in the max
 entry), (b) certified c(R) > 0 with ‖∇L(W)‖_F ≥ c(R) on ‖W‖_F ≤ R, (c) W-GD with η = 1/L_W: the
@@ -42,19 +42,20 @@ from fractions import Fraction
 from flint import arb
 
 from verify.claims import Claim, Hypothesis, Outcome, register
-from verify.data import Dataset
-from verify.losses import get_loss
-from verify.precision import Precision, to_arb
-from verify.smoothness import score_bound, spectral_norm
-from verify.stationarity import (
+from verify.data.dataset import Dataset
+from verify.geometry.smoothness import score_bound
+from verify.geometry.stationarity import (
     assumption_b,
     assumption_b1,
     exact_gradient_at_zero,
     feasible_assumption_b_dataset,
     gmm,
     loss_is_decreasing,
-    stationary_evidence,
 )
+from verify.kit.stationarity import stationary_evidence
+from verify.models.losses import get_loss
+from verify.numbers.linalg import spectral_norm
+from verify.numbers.precision import Precision, to_arb
 
 
 def smoothness_W(data: Dataset, loss: str = "logistic"):

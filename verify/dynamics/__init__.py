@@ -12,11 +12,15 @@ Public API::
     make_parameterization(data, param, loss)  # p, W, KQ, diag (k,q), beta
     Trajectory.load(path) / traj.save(path) / traj.fit_rate()
 """
-from .flow import flow_through_norms, gradient_flow
-from .gd import gd, normalized_gd, smoothness_constant
-from .parameterization import PARAMETERIZATIONS, make_parameterization
-from .regpath import RegPath, local_regularization_path, regularization_path
-from .trajectory import Record, Trajectory
+from verify.dynamics.flow import flow_through_norms, gradient_flow
+from verify.dynamics.gd import gd, normalized_gd, smoothness_constant
+from verify.dynamics.parameterization import PARAMETERIZATIONS, make_parameterization
+from verify.dynamics.regpath import (
+    RegPath,
+    local_regularization_path,
+    regularization_path,
+)
+from verify.dynamics.trajectory import Record, Trajectory
 
 __all__ = [
     "gradient_flow", "flow_through_norms", "gd", "normalized_gd", "smoothness_constant", "regularization_path",

@@ -10,7 +10,7 @@ while the solution varies on the scale ‖ψ‖, so explicit methods need O(‖�
 per decade (measured for p to 10⁴ in benchmarks/bench_flow.py: ~40 steps per decade at 30 digits,
 ~100 at 100). The stage equations are solved by Newton's method: residuals at the working precision
 from one batched gradient sweep over the stages, per-stage Jacobians from the closed-form Hessian
-in float64 (``fastgrad.py``, ``radau_solver.py``). The local error is estimated by a second solve
+in float64 (``verify.models.batched``, ``radau_solver.py``). The local error is estimated by a second solve
 with s−1 stages (order 2s−3, started from the first solution and its interpolated Jacobians) and
 kept below 10^−dps relative to max(1, ‖ψ‖). Where the flow converges to a finite stationary point
 (the arc-length flow has finite length there) the steps collapse; the point is then polished by
@@ -26,16 +26,16 @@ import numpy as np
 from flint import arb, arb_mat
 from threadpoolctl import threadpool_limits
 
-from ..attention import norm2
-from ..data import Dataset
-from ..errors import UsageError
-from ..precision import working_precision
-from . import radau_solver as rs
-from .fastgrad import Stationary
-from .observe import Observer
-from .parameterization import Parameterization, make_parameterization
-from .radau import tableau
-from .trajectory import Trajectory
+import verify.dynamics.radau_solver as rs
+from verify.data.dataset import Dataset
+from verify.dynamics.observe import Observer
+from verify.dynamics.parameterization import Parameterization, make_parameterization
+from verify.dynamics.radau import tableau
+from verify.dynamics.trajectory import Trajectory
+from verify.errors import UsageError
+from verify.models.attention import norm2
+from verify.models.batched import Stationary
+from verify.numbers.precision import working_precision
 
 
 def default_stages(dps: int) -> int:
@@ -146,7 +146,7 @@ def _init_psi(par, init, seed):
         return par.default_init(seed)
     from fractions import Fraction
 
-    from ..precision import to_arb
+    from verify.numbers.precision import to_arb
 
     psi = [x if isinstance(x, arb) else to_arb(Fraction(str(x)) if isinstance(x, (str, float)) else x) for x in init]
     if len(psi) != par.dim:

@@ -16,13 +16,13 @@ import time
 
 from flint import arb
 
-from ..attention import norm2
-from ..errors import UsageError
-from ..precision import working_precision
-from ..smoothness import spectral_norm
-from .flow import _coerce, _init_psi
-from .observe import Observer
-from .trajectory import Trajectory
+from verify.dynamics.flow import _coerce, _init_psi
+from verify.dynamics.observe import Observer
+from verify.dynamics.trajectory import Trajectory
+from verify.errors import UsageError
+from verify.models.attention import norm2
+from verify.numbers.linalg import spectral_norm
+from verify.numbers.precision import working_precision
 
 
 def smoothness_constant(par) -> arb:

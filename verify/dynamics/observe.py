@@ -3,8 +3,8 @@ from __future__ import annotations
 
 from flint import arb
 
-from ..attention import norm2, one_minus_corr
-from .svmref import svm_direction
+from verify.dynamics.svmref import svm_direction
+from verify.models.attention import norm2, one_minus_corr
 
 
 class Observer:
@@ -20,7 +20,7 @@ class Observer:
         return svm_direction(self.par.data, self.par.svm_kind, select, self.dps)
 
     def record(self, psi, s, log_t, grad_norm=None):
-        from .trajectory import Record
+        from verify.dynamics.trajectory import Record
 
         par = self.par
         th = par.theta(psi)

@@ -1,6 +1,6 @@
 """Parameterisations ψ ↦ θ of the attention models, pulled back onto the linear-logit engine.
 
-``LinearLogitModel`` (verify.attention) computes L, ∇_θL and ∇²_θL for the three linear-logit
+``LinearLogitModel`` (verify.models.attention) computes L, ∇_θL and ∇²_θL for the three linear-logit
 forms θ = p, vec(W) (row-major), β. The trained parameters ψ are
 
 * ``p``    ψ = p,               θ = p                      (mmts)      norm ‖p‖₂   SVM kind ``p``
@@ -22,11 +22,11 @@ import mpmath
 import numpy as np
 from flint import arb, arb_mat
 
-from ..attention import LinearLogitModel, norm2
-from ..data import Dataset
-from ..errors import UsageError
-from ..precision import to_arb
-from .fastgrad import FastModel
+from verify.data.dataset import Dataset
+from verify.errors import UsageError
+from verify.models.attention import LinearLogitModel, norm2
+from verify.models.batched import FastModel
+from verify.numbers.precision import to_arb
 
 PARAMETERIZATIONS = ("p", "W", "KQ", "diag", "beta")
 NORM_NAMES = {"p": "‖p‖₂", "W": "‖W‖_F", "KQ": "‖KQᵀ‖_*", "diag": "‖k⊙q‖₁", "beta": "‖β‖₂"}

@@ -2,7 +2,7 @@
 
 With one Jacobian J for all stages the Newton matrix I − h A⊗J is block-diagonalised by
 A⁻¹ = V Γ V⁻¹ into s complex N × N systems (γ_k I − hJ); conjugate eigenvalues share one inverse.
-The irgf dual engine (``verify.dynamics_dual``) uses this; the primal flow (``flow.py``) uses full
+The irgf dual engine (``verify.dynamics.dual``) uses this; the primal flow (``flow.py``) uses full
 Newton with per-stage Jacobians instead (``radau_solver.solve_stages``).
 """
 from __future__ import annotations
@@ -13,7 +13,7 @@ from functools import lru_cache
 import flint
 from flint import acb, acb_mat, arb, arb_mat
 
-from .radau import Tableau, tableau
+from verify.dynamics.radau import Tableau, tableau
 
 
 @dataclass(frozen=True)

@@ -21,7 +21,7 @@ import numpy as np
 from flint import arb, arb_mat
 from scipy.linalg import LinAlgWarning, lu_factor, lu_solve
 
-from .radau import Tableau
+from verify.dynamics.radau import Tableau
 
 
 def mid(x: arb) -> arb:

@@ -24,11 +24,15 @@ from fractions import Fraction
 import mpmath
 from flint import arb, arb_mat
 
-from ..attention import dot, norm2, one_minus_corr
-from ..errors import UsageError
-from ..precision import to_arb, working_precision
-from .parameterization import arb_to_mpf, Parameterization, make_parameterization
-from .svmref import svm_direction
+from verify.dynamics.parameterization import (
+    Parameterization,
+    arb_to_mpf,
+    make_parameterization,
+)
+from verify.dynamics.svmref import svm_direction
+from verify.errors import UsageError
+from verify.models.attention import dot, norm2, one_minus_corr
+from verify.numbers.precision import to_arb, working_precision
 
 
 def _mid(x):
@@ -61,12 +65,12 @@ class RegPath:
 
     def fit_rate(self, tail: float = 0.5):
         """Fit 1 − corr(p̄(R), SVM) ≈ C R^{−a} over the last part of the path (floats, reporting only)."""
-        from ..precision import log10_abs
+        from verify.numbers.precision import log10_abs
 
         pts = [(log10_abs(p.R), log10_abs(p.one_minus_corr_gmm)) for p in self.points
                if p.one_minus_corr_gmm is not None and p.one_minus_corr_gmm > 0]
-        from ..fits import line_fit
-        from ..fits import tail as last_part
+        from verify.numbers.fits import line_fit
+        from verify.numbers.fits import tail as last_part
 
         if len(pts) < 3:
             return None

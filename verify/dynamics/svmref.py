@@ -11,8 +11,8 @@ from fractions import Fraction
 
 from flint import arb
 
-from ..data import Dataset
-from ..precision import to_arb
+from verify.data.dataset import Dataset
+from verify.numbers.precision import to_arb
 
 _CACHE: dict = {}
 
@@ -45,8 +45,8 @@ def _beta_dataset(data: Dataset) -> Dataset:
 def svm_direction(data: Dataset, kind: str, select="opt", dps: int = 60):
     """The SVM solution (flattened row-major, arb) for ``kind`` and token selection, or None when
     the problem is infeasible or cannot be solved (the reason is kept, see ``last_note``)."""
-    from ..errors import VerifyError
-    from ..svm import solve_svm
+    from verify.errors import VerifyError
+    from verify.svm import solve_svm
 
     key = (id(data), data.name, kind, tuple(select) if not isinstance(select, str) else select, dps)
     if key in _CACHE:

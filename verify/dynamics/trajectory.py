@@ -13,11 +13,11 @@ from dataclasses import dataclass, field
 
 from flint import arb
 
-from ..data import Dataset, write_atomic
-from ..errors import DataError
-from ..fits import line_fit
-from ..fits import tail as last_part
-from ..precision import agreement_digits, log10_abs, to_decimal_string
+from verify.data.dataset import Dataset, write_atomic
+from verify.errors import DataError
+from verify.numbers.fits import line_fit
+from verify.numbers.fits import tail as last_part
+from verify.numbers.precision import agreement_digits, log10_abs, to_decimal_string
 
 FORMAT = "attnverify-trajectory/1"
 

@@ -8,12 +8,18 @@ working-precision Newton polish for the nuclear norm (``nuclear``) → certifica
 set distances for the non-strictly-convex kinds are in ``face``; SVM-neighbours and local optimality
 in ``geometry``.
 """
-from .certificate import Certificate, verify_certificate
-from .face import distance_to_solution_set
-from .farkas import FarkasCertificate, find_farkas, verify_farkas
-from .problems import KINDS, Problem, build_problem, problem_from_rows, select_tokens
-from .result import SVMResult
-from .solve import solve_svm
+from verify.svm.certificate import Certificate, verify_certificate
+from verify.svm.distance import distance_to_solution_set
+from verify.svm.farkas import FarkasCertificate, find_farkas, verify_farkas
+from verify.svm.problems import (
+    KINDS,
+    Problem,
+    build_problem,
+    problem_from_rows,
+    select_tokens,
+)
+from verify.svm.result import SVMResult
+from verify.svm.solve import solve_svm
 
 __all__ = [
     "KINDS", "Problem", "build_problem", "problem_from_rows", "select_tokens", "solve_svm",

@@ -22,8 +22,8 @@ from fractions import Fraction
 
 from flint import arb, arb_mat, fmpq, fmpq_mat
 
-from .numeric import fmt, flatten, is_exact, to_arb, to_exact
-from .spectral import nuclear_bounds, spectral_upper
+from verify.svm.numeric import flatten, fmt, is_exact, to_arb, to_exact
+from verify.svm.spectral import nuclear_bounds, spectral_upper
 
 FIELDS = ("primal_residual", "dual_residual", "complementarity", "duality_gap")
 

@@ -10,8 +10,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from fractions import Fraction
 
-from .exact import solve_qp_exact
-from .numeric import fmt
+from verify.svm.exact import solve_qp_exact
+from verify.svm.numeric import fmt
 
 
 @dataclass

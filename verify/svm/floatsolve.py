@@ -12,7 +12,7 @@ from fractions import Fraction
 
 import numpy as np
 
-from ..errors import reraise_interrupt
+from verify.errors import reraise_interrupt
 
 
 @dataclass

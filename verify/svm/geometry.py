@@ -11,8 +11,8 @@ from __future__ import annotations
 
 import itertools
 
-from ..errors import UsageError
-from .solve import solve_svm
+from verify.errors import UsageError
+from verify.svm.solve import solve_svm
 
 
 def _scores(dataset):

@@ -28,7 +28,7 @@ import numpy as np
 import scipy.linalg
 from flint import arb, arb_mat, ctx, fmpq
 
-from .numeric import to_arb
+from verify.svm.numeric import to_arb
 
 
 def _rank_of(W0: np.ndarray, rel: float = 1e-6) -> int:
@@ -123,7 +123,7 @@ def polish_nuclear(problem, x0: np.ndarray, lam0: np.ndarray, max_iter: int = 40
     """Newton polish (see module doc), retried with neighbouring ranks / active sets when the
     first structure guess does not converge. Call inside ``working_precision``. Returns
     ``{W: flat arb list, lam: arb list (all rows), rank, active, converged, iterations, residual}``."""
-    from .floatsolve import float_data
+    from verify.svm.floatsolve import float_data
     _, _, s = float_data(problem)
     if s != 1:   # polish the row-scaled problem (A/s)(sW) ≥ b: numbers near 1, then scale back
         scaled = dataclasses.replace(problem, rows=tuple(tuple(a / s for a in r) for r in problem.rows))
@@ -247,8 +247,8 @@ def rank_m_heuristic(problem, W_flat, m: int, rank_tol=None, lam=None, dps: int 
     ``working_precision``. Values are arb."""
     import mpmath
 
-    from .numeric import arb_from_mpf
-    from .spectral import nuclear_bounds, svd_mp
+    from verify.svm.numeric import arb_from_mpf
+    from verify.svm.spectral import nuclear_bounds, svd_mp
 
     d = problem.shape[0]
     W = arb_mat(d, d, W_flat)
@@ -263,7 +263,7 @@ def rank_m_heuristic(problem, W_flat, m: int, rank_tol=None, lam=None, dps: int 
               arb_mat(d, d, [arb_from_mpf(sum((U[a, k] * s[k] * V[k, c] for k in range(m)), mpmath.mpf(0)))
                              for a in range(d) for c in range(d)]))]
     if lam is not None:
-        from .face import nuclear_face_vertices
+        from verify.svm.face import nuclear_face_vertices
 
         for Wv in nuclear_face_vertices(problem, lam, dps or int(mpmath.mp.dps)):
             cands.append(("truncated SVD of an extreme point of the optimal face, rationalised", _rational_rank_m(Wv, m)))

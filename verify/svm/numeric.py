@@ -6,7 +6,7 @@ from fractions import Fraction
 import mpmath
 from flint import arb, arb_mat, fmpq, fmpz
 
-from ..precision import to_decimal_string
+from verify.numbers.precision import to_decimal_string
 
 
 def _mpf_man_exp(x) -> tuple[int, int]:

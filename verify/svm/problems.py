@@ -17,7 +17,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from fractions import Fraction
 
-from ..errors import DataError, UsageError
+from verify.errors import DataError, UsageError
 
 KINDS = ("p", "W", "KQ", "diag", "v", "relaxed")
 NORMS = {"p": "l2", "W": "fro", "KQ": "nuc", "diag": "l1", "v": "l2", "relaxed": "l2"}

@@ -4,8 +4,8 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass, field
 
-from .numeric import fmt
-from .problems import NORMS
+from verify.svm.numeric import fmt
+from verify.svm.problems import NORMS
 
 
 @dataclass
@@ -81,7 +81,7 @@ class SVMResult:
         return json.dumps(self.to_dict(digits))
 
     def summary(self) -> str:
-        from .problems import OBJECTIVE_NAMES
+        from verify.svm.problems import OBJECTIVE_NAMES
         lines = [f"SVM kind {self.kind} ({OBJECTIVE_NAMES.get(self.norm, self.norm)}), "
                  f"selection α = {list(self.select)}: {self.status.upper()}"]
         if self.status == "infeasible" and self.farkas:

@@ -28,11 +28,11 @@ from fractions import Fraction
 
 from flint import arb, arb_mat, fmpq, fmpq_mat
 
-from ..errors import DataError, UsageError
-from ..precision import to_arb, working_precision
-from .exact import independent_columns, to_fmpq
-from .problems import problem_from_rows
-from .solve import solve_svm
+from verify.errors import DataError, UsageError
+from verify.numbers.precision import to_arb, working_precision
+from verify.svm.exact import independent_columns, to_fmpq
+from verify.svm.problems import problem_from_rows
+from verify.svm.solve import solve_svm
 
 __all__ = ["satt_svm", "gen_svm", "w_fin", "satt_rows", "gen_rows", "WFin"]
 

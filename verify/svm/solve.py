@@ -8,15 +8,15 @@ from fractions import Fraction
 import numpy as np
 from flint import arb
 
-from ..errors import DataError
-from ..precision import working_precision
-from .certificate import active_exact, verify_certificate
-from .exact import solve_lp_exact, solve_qp_exact
-from .farkas import find_farkas, verify_farkas
-from .floatsolve import solve_float
-from .numeric import to_arb
-from .problems import Problem, build_problem
-from .result import SVMResult
+from verify.errors import DataError
+from verify.numbers.precision import working_precision
+from verify.svm.certificate import active_exact, verify_certificate
+from verify.svm.exact import solve_lp_exact, solve_qp_exact
+from verify.svm.farkas import find_farkas, verify_farkas
+from verify.svm.floatsolve import solve_float
+from verify.svm.numeric import to_arb
+from verify.svm.problems import Problem, build_problem
+from verify.svm.result import SVMResult
 
 
 def _warm_order(problem, fs, rel=1e-7) -> list[int]:
@@ -96,7 +96,7 @@ def _solve(problem, dps: int, check_unique: bool) -> SVMResult:
             objective = sum((abs(v) for v in x), Fraction(0))
             unique = None
             if check_unique:
-                from .face import l1_unique
+                from verify.svm.face import l1_unique
                 unique = l1_unique(problem, x, lam)
         else:
             objective = cert.upper            # ‖x‖: a Fraction when a perfect square, else arb
@@ -110,7 +110,7 @@ def _solve(problem, dps: int, check_unique: bool) -> SVMResult:
 
 
 def _solve_nuclear(problem, fs, dps, check_unique) -> SVMResult:
-    from .nuclear import polish_nuclear, rank_m_heuristic
+    from verify.svm.nuclear import polish_nuclear, rank_m_heuristic
 
     notes = []
     if fs.status != "optimal":
@@ -149,7 +149,7 @@ def _solve_nuclear(problem, fs, dps, check_unique) -> SVMResult:
     notes.append(f"support rows: slack <= 1e-{dps // 2} (solution polished to ~1e-{dps})")
     unique = None
     if check_unique and status == "optimal":
-        from .face import nuclear_unique
+        from verify.svm.face import nuclear_unique
         unique = nuclear_unique(problem, pol['lam'], dps)
     res = SVMResult(problem.kind, status, problem.select, pol["W"], objective, support, cert, digits,
                     False, unique, pol["lam"], problem, dps, notes=notes)

@@ -13,8 +13,8 @@ from __future__ import annotations
 import mpmath
 from flint import arb, arb_mat, ctx
 
-from .numeric import arb_from_mpf, mid_mpf
-from ..linalg import certainly_positive_definite, frobenius_upper
+from verify.numbers.linalg import certainly_positive_definite, frobenius_upper
+from verify.svm.numeric import arb_from_mpf, mid_mpf
 
 
 def _mid_mp(M: arb_mat) -> mpmath.matrix:

@@ -48,10 +48,9 @@ from fractions import Fraction
 
 from flint import arb
 
-from .attention import LinearLogitModel, dot, features, norm2, one_minus_corr
-from .errors import UsageError
-from .losses import get_loss
-from .precision import to_arb, to_decimal_string
+from verify.errors import UsageError
+from verify.models.attention import dot, norm2
+from verify.numbers.precision import to_arb
 
 ENUMERATION_LIMIT = 729  # T^n selections enumerated when α must be chosen automatically
 
@@ -125,7 +124,7 @@ def _key(data, alpha):
 
 def lmm_geometry(data, alpha, dps: int = 40) -> LMMGeometry:
     """The exact SVM geometry of selection α (cached per dataset and α; the SVM is solved exactly)."""
-    from .svm import solve_svm
+    from verify.svm import solve_svm
 
     alpha = tuple(int(a) for a in alpha)
     if len(alpha) != data.n or any(not 0 <= a < data.T for a in alpha):
@@ -208,62 +207,6 @@ def choose_alpha(data, dps: int = 40):
         return best, (f"α chosen automatically: the non-global LMM {list(best.alpha)} with the widest derived "
                       f"cone μ₀ among the locally-optimal selections [{listing}]")
     return lmms[0], f"α chosen automatically: no non-global LMM exists, using the GMM {list(lmms[0].alpha)} (locally optimal: [{listing}])"
-
-
-def resolve_selection(data, alpha=None, loss=None):
-    """(geometry or None, hypotheses, notes) for the claims built on an LMM (Lemma 7, Theorem 3).
-
-    Hypotheses: Assumption A on the loss, ATT-SVM(α) feasible, α locally optimal (Definition 2);
-    ``None`` is returned when one of them is not met. With ``alpha=None`` α is chosen by
-    ``choose_alpha`` and a note says which."""
-    from .claims import Hypothesis
-    from .losses import get_loss
-
-    loss = get_loss(loss or "logistic")
-    hyps, notes = [], []
-    consts = {"logistic": "ℓ'(u) = −1/(1+e^u) < 0, M₀ = 1/4, M₁ = 1",
-              "exponential": "ℓ'(u) = −e^{−u} < 0, M₀ = M₁ = e^B",
-              "correlation": "ℓ'(u) = −1, M₀ = 0, M₁ = 1"}
-    hyps.append(Hypothesis("Assumption A (loss strictly decreasing; ℓ' Lipschitz and bounded on [−B,B])", True,
-                           f"{loss.name} loss: {consts.get(loss.name, '')}"))
-    if alpha is None:
-        g, note = choose_alpha(data)
-        notes.append(note)
-        if g is None:
-            hyps.append(Hypothesis("a locally-optimal selection α exists (Definition 2)", False, note))
-            return None, hyps, notes
-    else:
-        g = lmm_geometry(data, alpha)
-    hyps.append(Hypothesis(f"ATT-SVM(α) feasible for α = {list(g.alpha)}", g.feasible,
-                           g.describe() if g.feasible else g.reason))
-    if not g.feasible:
-        return None, hyps, notes
-    hyps.append(Hypothesis(f"α = {list(g.alpha)} locally optimal (Definition 2)", g.locally_optimal, g.reason))
-    if not g.locally_optimal:
-        return None, hyps, notes
-    return g, hyps, notes
-
-
-def undecided(ev, reason: str = ""):
-    """Make an evidence item a report (relation '~', not decided) and say why."""
-    ev.holds, ev.relation = None, "~"
-    if reason:
-        ev.note = (ev.note + "; " if ev.note else "") + reason
-    return ev
-
-
-def mark_undecided(out):
-    """Mark an outcome undecided (an existential witness not found in the tested range, a step budget
-    exhausted): ``finish`` then makes it INCONCLUSIVE unless some evidence is certainly violated."""
-    out.undecided = True
-
-
-def finish(out):
-    """Resolve ``mark_undecided``: INCONCLUSIVE unless some evidence is certainly violated."""
-    if getattr(out, "undecided", False):
-        if not any(e.decide() is False for e in out.evidence) and all(h.met for h in out.hypotheses):
-            out.verdict = "INCONCLUSIVE"
-    return out
 
 
 # ----- widths ------------------------------------------------------------------------------------
@@ -542,7 +485,7 @@ def random_lmm_candidates(n=2, T=3, d=2, seed=0, min_mu0="1/1000", max_norm=10, 
     that have a non-global LMM with μ₀ ≥ ``min_mu0``, ‖p^mm‖ ≤ ``max_norm``·(1/scale) and (if
     ``need_higher``) a non-neighbour whose score exceeds γ_α (so that the cone width matters).
     Deterministic. The geometry is the widest-μ₀ non-global LMM (``choose_alpha``)."""
-    from .datasets import random_dataset
+    from verify.data.generators import random_dataset
 
     lo = Fraction(min_mu0)
     for k in range(tries):
@@ -570,18 +513,9 @@ def random_dataset_with_lmm(n=2, T=3, d=2, seed=0, min_mu0="1/1000", max_norm=10
     raise RuntimeError(f"no random dataset with a non-global LMM found from seed {seed}")
 
 
-__all__ = [
-    "LMMGeometry", "lmm_geometry", "locally_optimal_geometries", "choose_alpha", "resolve_selection", "mu0",
-    "selection_width", "critical_width", "order_gap", "selection_rate", "cone_directions", "dense_directions", "unit",
-    "cone_point", "safe_norm", "cap_extremes", "inward_component", "in_cone_margin", "leading_term",
-    "random_dataset_with_lmm", "random_lmm_candidates", "DEFAULT_LEVELS", "undecided", "mark_undecided", "finish", "boundary_scan", "ConeRun", "gd_in_cone",
-    "flow_in_cone", "fit_rate",
-]
 
 
 # ----- first-order invariance and trajectories with per-iterate cone checks ---------------------
-def _mid(x: arb) -> arb:
-    return arb(x.mid())
 
 
 def boundary_scan(model, g: LMMGeometry, mu, radii, dirs, level=None):
@@ -604,129 +538,3 @@ def boundary_scan(model, g: LMMGeometry, mu, radii, dirs, level=None):
             vals.append((inward_component(grad, p, pbar, mu) / mean, k))
         out.append({"r": r, "values": vals, "ok": all(v > 0 for v, _ in vals)})
     return out
-
-
-@dataclass
-class ConeRun:
-    """A trajectory checked against C_{μ,R}(p^mm) at every iterate (midpoints kept: exact iterates)."""
-
-    method: str
-    start_label: str
-    steps: int = 0
-    min_margin: arb | None = None  # min over iterates t ≥ 1 of μ − (1 − corr(p(t), p^mm))
-    min_margin_step: int = -1
-    min_norm_excess: arb | None = None  # min over t of ‖p(t)‖ − R
-    norm_monotone: bool = True  # no step with ‖p(t+1)‖ < ‖p(t)‖ certainly
-    omc: list = field(default_factory=list)  # (‖p‖, 1 − corr to p^mm(α), 1 − corr to the GMM or None)
-    final_p: list | None = None
-    final_selected: tuple = ()
-    left_at: int | None = None  # first step with a certainly negative margin
-    times: list = field(default_factory=list)  # (‖p‖, ln t) at the flow's records
-    points: list = field(default_factory=list)  # the recorded iterates p (for plots)
-    status: str = ""  # gradient flow: "reached", "max_steps", "stationary", …
-
-
-def _track(run: ConeRun, t, p, pbar_mm, mu, R, prev_norm, record, gmm_bar):
-    """Check iterate t (μ, R arb balls): cone margin (t ≥ 1), norm floor, norm monotone; record."""
-    from .attention import one_minus_corr
-
-    pn = norm2(p)
-    if t >= 1:
-        diff = [a / pn - b for a, b in zip(p, pbar_mm)]
-        marg = mu - dot(diff, diff) / 2  # μ − (1 − corr), no cancellation
-        if run.min_margin is None or marg.mid() < run.min_margin.mid():
-            run.min_margin, run.min_margin_step = marg, t
-        if run.left_at is None and marg < 0:
-            run.left_at = t
-        if prev_norm is not None and pn < prev_norm:  # certainly decreased (equal balls: a step below rounding)
-            run.norm_monotone = False
-    ex = pn - R
-    if run.min_norm_excess is None or ex.mid() < run.min_norm_excess.mid():
-        run.min_norm_excess = ex
-    if record:
-        run.points.append(p)
-        run.omc.append((pn, one_minus_corr(p, pbar_mm),
-                        one_minus_corr(p, gmm_bar) if gmm_bar is not None else None))
-    return pn
-
-
-def gd_in_cone(model, g: LMMGeometry, p0, eta, steps: int, mu, R, label="", record_every: int = 0,
-               gmm=None) -> ConeRun:
-    """Plain GD p ← p − η∇L(p) (η = 1/L_p in the theorem) for ``steps`` steps, every iterate checked."""
-    pmm = [to_arb(x) for x in g.p_mm]
-    pbar = unit(pmm)
-    gbar = unit([to_arb(x) for x in gmm]) if gmm is not None else None
-    run = ConeRun("GD", label)
-    mu, R = to_arb(mu), to_arb(R)
-    p = [_mid(to_arb(x)) for x in p0]
-    eta = to_arb(eta)
-    prev = _track(run, 0, p, pbar, mu, R, None, True, gbar)
-    for t in range(1, steps + 1):
-        grad = model.grad(p)
-        p = [_mid(a - eta * b) for a, b in zip(p, grad)]
-        rec = bool(record_every) and (t % record_every == 0 or t == steps)
-        prev = _track(run, t, p, pbar, mu, R, prev, rec, gbar)
-    run.steps = steps
-    run.final_p = p
-    run.final_selected = model.selected(p)
-    return run
-
-
-def flow_in_cone(data, g: LMMGeometry, p0, until_norm, mu, R, dps: int, label="", gmm=None, loss="logistic",
-                 records_per_octave: int = 4, max_steps: int = 20000) -> ConeRun:
-    """Gradient flow dp/dt = −∇L(p) itself (``verify.dynamics.gradient_flow``: the arc-length flow by
-    Radau IIA at the working precision, local error ≤ 10^-dps) from ``p0`` until ‖p‖ = ``until_norm``;
-    the cone and the norm floor are checked at every step end and at θ = 1/4, 1/2, 3/4 inside every
-    step (dense output), records at geometrically spaced norms. ``steps`` counts the checked points."""
-    from .dynamics import flow_through_norms
-
-    pbar = unit([to_arb(x) for x in g.p_mm])
-    gbar = unit([to_arb(x) for x in gmm]) if gmm is not None else None
-    run = ConeRun("gradient flow", label)
-    mu_a, R_a = to_arb(mu), to_arb(R)
-    p = [_mid(to_arb(x)) for x in p0]
-    state = {"prev": _track(run, 0, p, pbar, mu_a, R_a, None, True, gbar), "t": 0}
-    state["next"] = float(state["prev"].mid()) * 2 ** (1 / records_per_octave)
-
-    def on_step(points):
-        for q in points:
-            state["t"] += 1
-            pn_f = float(norm2(q).mid())
-            rec = pn_f >= state["next"]
-            state["prev"] = _track(run, state["t"], q, pbar, mu_a, R_a, state["prev"], rec, gbar)
-            if rec:
-                state["next"] = pn_f * 2 ** (1 / records_per_octave)
-
-    # two legs: the flow stops exactly at ‖p‖ = until_norm/10 on the way (a point reproducible across
-    # precisions, for comparisons one decade apart), then at until_norm
-    target = to_arb(until_norm)
-    legs = [target / 10, target] if target / 10 > norm2(p) else [target]
-    legs = [to_decimal_string(x, 30) for x in legs]
-    for k, traj in enumerate(flow_through_norms(data, "p", legs, init=p, dps=dps, loss=loss, svm=False,
-                                                on_step=on_step, max_steps=max_steps)):
-        if k < len(legs) - 1 and traj.status == "reached":  # the exact stop at until_norm/10
-            pl = [_mid(x) for x in traj.psi]
-            run.points.append(pl)
-            run.omc.append((norm2(pl), one_minus_corr(pl, pbar), one_minus_corr(pl, gbar) if gbar is not None else None))
-    pf = [_mid(x) for x in traj.psi]
-    _track(run, state["t"], pf, pbar, mu_a, R_a, None, True, gbar)  # already checked; recorded for the plots
-    run.times = [(rec.norm, rec.log_t) for rec in traj.records if rec.log_t is not None and rec.log_t.is_finite()]
-    run.steps = state["t"]
-    run.final_p = pf
-    run.final_selected = tuple(x.r for x in LinearLogitModel(features(data, "p"), data.scores, get_loss(loss)).states(pf))
-    run.status = traj.status
-    return run
-
-
-def fit_rate(points):
-    """Least squares log10 y = log10 C − a log10 x over (x, y) arb pairs with y > 0: returns (a, C)."""
-    from .precision import log10_abs
-
-    from .fits import line_fit
-
-    pts = [(log10_abs(x), log10_abs(y)) for x, y in points if y > 0 and x > 0]
-    fit = line_fit(pts) if len(pts) >= 3 else None
-    if fit is None:
-        return None
-    a, slope, _ = fit
-    return -slope, 10 ** a

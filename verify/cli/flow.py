@@ -20,9 +20,14 @@ import random
 import sys
 from fractions import Fraction
 
-from .cli import Parser
-from .errors import DataError, SigintLatch, UsageError, VerifyError, interrupted
-from .precision import DEFAULT_DPS, parse_precision, to_decimal_string, working_precision
+from verify.cli.main import Parser
+from verify.errors import DataError, SigintLatch, UsageError, VerifyError, interrupted
+from verify.numbers.precision import (
+    DEFAULT_DPS,
+    parse_precision,
+    to_decimal_string,
+    working_precision,
+)
 
 PARAMS = ("p", "W", "KQ", "diag", "beta")
 
@@ -151,10 +156,10 @@ def main(argv: list[str]) -> int:
 def _main(argv, latch: SigintLatch) -> int:
     import time
 
-    from .data import load_dataset
-    from .dynamics.flow import gradient_flow
-    from .dynamics.parameterization import make_parameterization
-    from .dynamics.trajectory import Trajectory
+    from verify.data.dataset import load_dataset
+    from verify.dynamics.flow import gradient_flow
+    from verify.dynamics.parameterization import make_parameterization
+    from verify.dynamics.trajectory import Trajectory
 
     a = _parser().parse_args(argv)
     if a.precision is not None:
@@ -261,8 +266,8 @@ def _progress_bar(desc: str, quiet: bool, latch: SigintLatch):
 
 def _check_run(traj, data, resume, init, seed, a, check_dps, progress) -> dict:
     """The same flow from the same start at ``check_dps`` digits; the digits the two agree on."""
-    from .dynamics.flow import gradient_flow
-    from .dynamics.trajectory import stable_digits
+    from verify.dynamics.flow import gradient_flow
+    from verify.dynamics.trajectory import stable_digits
 
     meta = traj.meta
     if resume is not None:  # the whole run, from the saved run's own start

@@ -3,13 +3,13 @@ from __future__ import annotations
 
 import sys
 
-from .cli import Parser, _progress
-from .precision import parse_precision
+from verify.cli.main import Parser, _progress
+from verify.numbers.precision import parse_precision
 
 
 def main(argv) -> int:
-    from .claims import REGISTRY, run_claim
-    from .search import hunt, save_counterexample
+    from verify.claims import REGISTRY, run_claim
+    from verify.search.hunt import hunt, save_counterexample
 
     p = Parser(prog="verify hunt")
     p.add_argument("claim")
@@ -18,7 +18,7 @@ def main(argv) -> int:
     p.add_argument("--out", default="reports/counterexamples", help="folder for counterexample JSON")
     a = p.parse_args(argv)
     if a.budget <= 0:
-        from .errors import UsageError
+        from verify.errors import UsageError
 
         raise UsageError("--budget must be a positive number of seconds")
     dps = parse_precision(a.precision)

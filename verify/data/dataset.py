@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import cached_property
 
-from .errors import DataError
+from verify.errors import DataError
 
 KEYS = ("X", "Y", "v", "K", "z", "u")
 
@@ -190,7 +190,7 @@ class Dataset:
         """A field converted to arb balls at the *current* working precision (cached per precision)."""
         import flint
 
-        from .precision import to_arb
+        from verify.numbers.precision import to_arb
 
         tag = (key, flint.ctx.prec)
         if tag not in self._cache:

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from flint import arb
 
-from .errors import UsageError
+from verify.errors import UsageError
 
 
 class Loss:

@@ -23,9 +23,9 @@ from fractions import Fraction
 
 from flint import arb
 
-from .claims import Hypothesis
-from .data import Dataset
-from .precision import to_arb
+from verify.claims import Hypothesis
+from verify.data.dataset import Dataset
+from verify.numbers.precision import to_arb
 
 A1, A2, A3, INIT5, DIAGSEP = "A1", "A2", "A3", "init5", "diagsep"
 NAMES = {
@@ -45,7 +45,7 @@ def _key(data: Dataset, kind: str):
 
 def l1_svm(data: Dataset, dps: int = 60):
     """The exact ℓ1-SVM (``verify.svm.solve_svm(kind="diag")``), memoised per dataset."""
-    from .svm import solve_svm
+    from verify.svm import solve_svm
 
     key = _key(data, "diag")
     if key not in _SVM_CACHE:
@@ -55,7 +55,7 @@ def l1_svm(data: Dataset, dps: int = 60):
 
 def w_svm(data: Dataset, dps: int = 60):
     """The exact Frobenius Att-SVM on the full W (Assumption 1's witness), memoised."""
-    from .svm import solve_svm
+    from verify.svm import solve_svm
 
     key = _key(data, "W")
     if key not in _SVM_CACHE:
@@ -206,7 +206,7 @@ def smallest_reduced_cost(res):
 
 def face_distance(beta, res, dps: int):
     """Euclidean distance from β/‖β‖₁ to F/p* (F the exact optimal face of the ℓ1-SVM)."""
-    from .svm import distance_to_solution_set
+    from verify.svm import distance_to_solution_set
 
     if all(b.mid() == 0 for b in beta):
         return None
@@ -259,10 +259,10 @@ def _short(x) -> str:
 
 def replay_note(data: Dataset, claim_id: str) -> str:
     """A note with the dataset JSON inline and the command that replays it."""
-    from .datasets_irgf import IRGF_DATASETS
+    from verify.data.irgf import IRGF_DATASETS
 
     stem = data.name[:-5] if data.name.endswith(".json") else data.name
-    how = (f" (or write it with `python -c \"from verify.datasets_irgf import irgf_dataset; "
+    how = (f" (or write it with `python -c \"from verify.data.irgf import irgf_dataset; "
            f"irgf_dataset('{stem}').save('{stem}.json')\"`)" if stem in IRGF_DATASETS else "")
     return (f"replay: save this JSON as {stem}.json and run `python -m verify {claim_id} --data {stem}.json`"
             f"{how}: {data.to_json()}")
@@ -287,7 +287,7 @@ def grid_for(data: Dataset):
 
 def flow(data: Dataset, omega0=None, target=DEFAULT_TARGET):
     """(trajectory, [(record, DualPoint)] for s > 0) of the diagonal flow from init (5)."""
-    from .dynamics_dual import dual_trajectory
+    from verify.dynamics.dual import dual_trajectory
 
     ds, s_max, scale = grid_for(data)
     traj = dual_trajectory(data, omega0, target_log_l1=target, ds=ds, s_max=s_max, l1_scale=scale)
@@ -299,7 +299,7 @@ def unreached(out, traj, recs, data: Dataset) -> bool:
     """Handle a run that stopped before the target: VIOLATED when β ≡ 0 because ∇_βℒ(0) = 0 exactly
     (a stationary start: the flow provably never moves), else INCONCLUSIVE (range too short). True
     when handled (the caller returns ``out``)."""
-    from .claims import Evidence
+    from verify.claims import Evidence
 
     if traj.status == "reached" and len(recs) >= 2:
         return False
@@ -345,7 +345,7 @@ def range_note(traj, recs) -> str:
 def figure(name, title, xlabel, ylabel, series, **kw):
     """A Figure with only the series that have at least one finite positive-or-plottable point
     (None when nothing is left to draw)."""
-    from .claims import Figure
+    from verify.claims import Figure
 
     logy = kw.get("logy", False)
     keep = []

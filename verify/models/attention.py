@@ -26,10 +26,10 @@ from operator import mul
 
 from flint import arb, arb_mat
 
-from .data import Dataset
-from .errors import UsageError
-from .losses import Loss, get_loss
-from .precision import to_arb
+from verify.data.dataset import Dataset
+from verify.errors import UsageError
+from verify.models.losses import Loss, get_loss
+from verify.numbers.precision import to_arb
 
 PARAMS = ("p", "W", "diag")
 

@@ -1,6 +1,6 @@
 """An independent, symbolic derivation of the attention losses: the oracle the closed forms are tested against.
 
-``verify.attention.LinearLogitModel`` computes the loss, gradient and Hessian of
+``verify.models.attention.LinearLogitModel`` computes the loss, gradient and Hessian of
 
     L(θ) = (1/n) Σ_i ℓ(φ_i),   φ_i = Σ_t softmax(F_i θ)_t γ_it
 
@@ -14,14 +14,14 @@ an mpmath function. No formula of ``attention.py`` is reused: only the definitio
 Parameterisations (``param``):
 
 * ``"linear"`` (also ``"p"``, ``"W"``, ``"diag"``): logits a_t = F_t·θ; θ ∈ ℝ^D. Which of p / W /
-  diag it is only changes the features (``verify.attention.features``), so one derivation serves all.
+  diag it is only changes the features (``verify.models.attention.features``), so one derivation serves all.
 * ``"KQ"``: W = K Qᵀ with K, Q ∈ ℝ^{d×m}; the features are those of ``W`` (D = d², row-major
   vec(x zᵀ)) and the parameter vector is (vec K, vec Q), both row-major, length 2dm. The logits
   a_t = Σ_{a,b} F_t[a·d+b] Σ_c K_ac Q_bc are formed symbolically, so the derivative goes through the
   product (no chain rule written by hand; the closed-form check is ∇_K = G Q, ∇_Q = Gᵀ K).
 * ``"diag_kq"``: β = k ⊙ q with k, q ∈ ℝ^d; features those of ``diag`` (D = d); parameters (k, q).
 
-Losses (``verify.losses``): logistic ℓ(u) = log(1 + e^{−u}), exponential e^{−u}, correlation −u.
+Losses (``verify.models.losses``): logistic ℓ(u) = log(1 + e^{−u}), exponential e^{−u}, correlation −u.
 
 Numerics. The lambdified functions evaluate the *naive* expressions: softmax as e^{a_t}/Σ_u e^{a_u}
 and its derivatives as sympy writes them. mpmath's exponent range is unbounded, so nothing
@@ -43,7 +43,7 @@ import mpmath
 import sympy
 from mpmath.libmp import from_rational, round_nearest
 
-from .errors import UsageError
+from verify.errors import UsageError
 
 LINEAR_PARAMS = ("linear", "p", "W", "diag")
 PARAMS = LINEAR_PARAMS + ("KQ", "diag_kq")
@@ -239,7 +239,7 @@ def symbolic_loss(feats_i, gamma_i, theta, loss: str = "logistic", param: str = 
 
 
 def _features(dataset, param: str):
-    from .attention import features
+    from verify.models.attention import features
 
     base = {"KQ": "W", "diag_kq": "diag", "linear": "p"}.get(param, param)
     return features(dataset, base)
@@ -258,7 +258,7 @@ def full_loss_grad(dataset, param: str, theta, loss: str = "logistic", hessian: 
     """(L, ∇L[, ∇²L]) averaged over the sequences of a ``Dataset``, from the symbolic derivation.
 
     ``param`` is one of p, W, diag (θ of the linear-logit model), KQ ((vec K, vec Q), row-major) or
-    diag_kq ((k, q)). Features come from ``verify.attention.features`` (the exact data, for W/KQ
+    diag_kq ((k, q)). Features come from ``verify.models.attention.features`` (the exact data, for W/KQ
     vec(x zᵀ) row-major). Evaluated at the current mpmath precision; see ``reference_dps``.
     """
     feats = _features(dataset, param)

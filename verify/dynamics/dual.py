@@ -44,13 +44,13 @@ from fractions import Fraction
 import flint
 from flint import arb, arb_mat
 
-from .data import Dataset
-from .dynamics import radau_solver as rs
-from .dynamics.radau import Tableau, tableau
-from .dynamics.radau_decoupled import decoupling, make_inverses
-from .errors import UsageError
-from .losses import get_loss
-from .precision import DEFAULT_GUARD, to_arb
+import verify.dynamics.radau_solver as rs
+from verify.data.dataset import Dataset
+from verify.dynamics.radau import Tableau, tableau
+from verify.dynamics.radau_decoupled import decoupling, make_inverses
+from verify.errors import UsageError
+from verify.models.losses import get_loss
+from verify.numbers.precision import DEFAULT_GUARD, to_arb
 
 
 def newton_update(tab: Tableau, inv, Z: arb_mat, F: arb_mat, h: arb) -> arb_mat:
@@ -511,7 +511,6 @@ def _gbs_step(f, y, H, kmax, tol):
     table = []
     err = None
     f0 = f(y)
-    N = len(y)
     for k in range(1, kmax + 1):
         nk = 2 * k
         h = H / nk

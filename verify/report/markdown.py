@@ -6,7 +6,7 @@ import json
 import os
 import re
 
-from .data import write_atomic, write_atomic_bytes
+from verify.data.dataset import write_atomic, write_atomic_bytes
 
 _NUMBER = re.compile(r"(-?[0-9.]+)(e[-+]?[0-9]+)?")
 VERDICT_MARK = {"HOLDS": "✅ HOLDS", "VIOLATED": "❌ VIOLATED", "INCONCLUSIVE": "❔ INCONCLUSIVE", "NOT_APPLICABLE": "➖ NOT APPLICABLE"}

@@ -29,7 +29,7 @@ from dataclasses import dataclass
 import numpy as np
 from flint import arb, arb_mat
 
-from ..attention import LinearLogitModel, norm2
+from verify.models.attention import LinearLogitModel, norm2
 
 _EXP = np.frompyfunc(arb.exp, 1, 1)
 _FLOAT = np.frompyfunc(float, 1, 1)
@@ -90,7 +90,7 @@ class FastModel:
         self.FT = [arb_mat(model.F[i]).transpose() for i in range(n)]
         self.kron = None
         if kron is not None:
-            from ..precision import to_arb
+            from verify.numbers.precision import to_arb
 
             X, Z = kron
             d = len(Z[0])

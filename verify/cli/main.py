@@ -9,7 +9,7 @@ import argparse
 import json
 import sys
 
-from .errors import SigintLatch, UsageError, VerifyError, interrupted
+from verify.errors import SigintLatch, UsageError, VerifyError, interrupted
 
 VERBS = ("list", "all", "svm", "flow", "hunt")
 USAGE = (
@@ -46,7 +46,7 @@ def _progress(total: int, desc: str, quiet: bool):
 
 
 def cmd_list(argv) -> int:
-    from .claims import REGISTRY
+    from verify.claims import REGISTRY
 
     p = Parser(prog="verify list")
     p.add_argument("--paper", choices=("mmts", "tfsvm", "irgf"))
@@ -65,14 +65,14 @@ def cmd_list(argv) -> int:
 
 
 def _precision(value, claim) -> int:
-    from .precision import parse_precision
+    from verify.numbers.precision import parse_precision
 
     return parse_precision(value if value is not None else claim.default_precision)
 
 
 def cmd_claim(name: str, argv) -> int:
-    from .claims import REGISTRY, coerce_dataset, run_claim
-    from .report import write_claim_report
+    from verify.claims import REGISTRY, coerce_dataset, run_claim
+    from verify.report.markdown import write_claim_report
 
     a = _claim_parser(f"verify {name}", with_data=True).parse_args(argv)
     claim, note = REGISTRY.resolve(name)
@@ -109,13 +109,13 @@ def _summary_line(v) -> str:
 
 
 def cmd_all(argv) -> int:
-    from .claims import REGISTRY, run_claim, worst
-    from .report import write_claim_report, write_index
+    from verify.claims import REGISTRY, run_claim, worst
+    from verify.report.markdown import write_claim_report, write_index
 
     a = _claim_parser("verify all", with_data=False).parse_args(argv)
     claims = REGISTRY.all(a.paper)
     if a.precision is not None:
-        from .precision import parse_precision
+        from verify.numbers.precision import parse_precision
 
         parse_precision(a.precision)
     verdicts = []
@@ -153,7 +153,7 @@ def cmd_all(argv) -> int:
 def _delegate(verb: str, argv) -> int:
     import importlib
 
-    module = {"svm": "verify.cli_svm", "flow": "verify.cli_flow", "hunt": "verify.cli_hunt"}[verb]
+    module = {"svm": "verify.cli.svm", "flow": "verify.cli.flow", "hunt": "verify.cli.hunt"}[verb]
     try:
         mod = importlib.import_module(module)
     except ModuleNotFoundError as exc:

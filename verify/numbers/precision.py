@@ -18,7 +18,7 @@ import flint
 import mpmath
 from flint import arb, fmpq
 
-from .errors import UsageError
+from verify.errors import UsageError
 
 MIN_DPS, MAX_DPS = 15, 10000
 DEFAULT_DPS = 50

@@ -1,4 +1,4 @@
-"""Smoothness of L(p): the constant L_p of mmts (6)/(24), and rigorous spectral norms.
+"""Smoothness of L(p): the constant L_p of mmts (6)/(24).
 
 mmts Lemma 6 bounds the Hessian of L(p) = (1/n) Σ_i ℓ(γ_iᵀ S(K_i p)), keys K_i = X_i W, by
 
@@ -17,90 +17,22 @@ only place W enters the proof, (28)–(29)):
 
     L_K := (1/n) Σ_i ( M₀ ‖v‖² ‖X_i‖² ‖K_i‖² + 3 M₁ ‖v‖ ‖X_i‖ ‖K_i‖² )    (≤ L_p whenever K = XW).
 
-Spectral norms are enclosed rigorously: a rational matrix M gives ‖M‖₂² = λ_max(MᵀM), and a
-symmetric ball matrix H gives ‖H‖₂ = max_j |λ_j(H)|, both from arb's certified eigenvalue
-enclosures (``acb_mat.eig(multiple=True)``, which also covers repeated eigenvalues); if arb cannot
-isolate the spectrum, the interval [0, ‖H‖_F] is returned (still a valid enclosure).
+Spectral norms are enclosed rigorously by ``verify.numbers.linalg``.
 """
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 from fractions import Fraction
 
-import flint
-from flint import acb_mat, arb, arb_mat, fmpq, fmpq_mat
+from flint import arb, fmpq, fmpq_mat
 
-from .data import Dataset
-from .losses import Loss, get_loss
-from .precision import to_arb
-from .linalg import certainly_positive_definite, frobenius_upper, vector_norm_upper
-
+from verify.data.dataset import Dataset
+from verify.models.losses import Loss, get_loss
+from verify.numbers.linalg import spectral_norm, vector_norm_upper
+from verify.numbers.precision import to_arb
 
 # ----- rigorous norms ----------------------------------------------------------------------------
 norm_upper = vector_norm_upper  # an exact upper bound on ‖vec‖₂
-
-
-def _enclose(lo: arb, hi: arb) -> arb:
-    """The ball [lo.lower, hi.upper]."""
-    a, b = lo.lower(), hi.upper()
-    return (a + b) / 2 + arb(0, ((b - a) / 2).upper())
-
-
-def _spectral_norm_ldl(H: arb_mat) -> arb:
-    """‖H‖₂ enclosed without isolating eigenvalues (clusters, e.g. repeated 0 or 1).
-
-    Lower end: the Rayleigh quotient |xᵀHx|/xᵀx at an approximate top eigenvector x (any x gives a
-    valid lower bound). Upper end: the least μ on a short geometric ladder above the approximate
-    norm for which μI − H and μI + H are both certified positive definite; failing that (e.g. H is
-    a matrix of balls around 0), ‖H‖_F."""
-    import mpmath
-
-    n = H.nrows()
-    fro = frobenius_upper(H)
-    if fro == 0:
-        return arb(0)
-    mids = mpmath.matrix([[mpmath.mpf(H[i, j].mid().str(mpmath.mp.dps + 5, radius=False)) for j in range(n)]
-                          for i in range(n)])
-    E, Q = mpmath.eigsy(mids)
-    k = max(range(n), key=lambda j: abs(E[j]))
-    x = [arb(mpmath.nstr(Q[i, k], mpmath.mp.dps + 5)) for i in range(n)]
-    xm = arb_mat([[xi] for xi in x])
-    rq = abs((xm.transpose() * H * xm)[0, 0]) / sum((xi * xi for xi in x), arb(0))
-    lo = arb(max(rq.lower(), arb(0))) if rq.is_finite() else arb(0)
-    est = arb(mpmath.nstr(abs(E[k]), mpmath.mp.dps + 5))
-    I = arb_mat([[int(i == j) for j in range(n)] for i in range(n)])
-    for shift in range(16, flint.ctx.prec, 24):  # relative slack 2^(16−prec), 2^(40−prec), …
-        eps = arb(2) ** (shift - flint.ctx.prec)
-        mu = arb((est * (1 + eps) + fro * eps).upper())
-        if certainly_positive_definite(mu * I - H) and certainly_positive_definite(mu * I + H):
-            return _enclose(lo, mu)
-    return _enclose(lo, fro)
-
-
-def sym_spectral_norm(H: arb_mat) -> arb:
-    """A ball containing ‖H‖₂ = max_j |λ_j(H)| for a symmetric (ball) matrix H."""
-    n = H.nrows()
-    if n == 0:
-        return arb(0)
-    try:
-        eigs = acb_mat(H).eig(multiple=True)
-        best = abs(eigs[0])  # |λ| of a complex ball: a real ball (imaginary parts are ~0)
-        for e in eigs[1:]:
-            best = best.max(abs(e))
-        if best.is_finite():
-            return best
-    except ValueError:  # arb could not isolate the spectrum (clusters): certify by LDLᵀ instead
-        pass
-    return _spectral_norm_ldl(H)
-
-
-def spectral_norm(rows) -> arb:
-    """‖M‖₂ of a matrix given as rows (exact Fractions or arb balls), as a ball."""
-    M = arb_mat([[to_arb(x) if not isinstance(x, arb) else x for x in row] for row in rows])
-    G = M.transpose() * M
-    lam = sym_spectral_norm(G)
-    lo = arb(max(lam.lower(), arb(0)))
-    return _enclose(lo.sqrt(), arb(lam.upper()).sqrt())
 
 
 # ----- the key-query matrix W behind the keys ----------------------------------------------------
@@ -161,7 +93,7 @@ class SmoothnessConstant:
 
 
 def _s(x, digits: int = 8) -> str:
-    from .precision import to_decimal_string
+    from verify.numbers.precision import to_decimal_string
 
     return to_decimal_string(x, digits)
 

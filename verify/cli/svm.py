@@ -12,7 +12,7 @@ import argparse
 import json
 import sys
 
-from .errors import DataError, UsageError, VerifyError, interrupted
+from verify.errors import UsageError, VerifyError, interrupted
 
 
 class _Parser(argparse.ArgumentParser):
@@ -35,8 +35,8 @@ def _parser() -> argparse.ArgumentParser:
 def main(argv: list[str]) -> int:
     try:
         args = _parser().parse_args(argv)
-        from .precision import parse_precision
-        from .svm.problems import KINDS
+        from verify.numbers.precision import parse_precision
+        from verify.svm.problems import KINDS
         dps = parse_precision(args.precision)
         if args.kind not in KINDS:
             raise UsageError(f"unknown SVM kind {args.kind!r}; choose one of {', '.join(KINDS)}")
@@ -50,9 +50,9 @@ def main(argv: list[str]) -> int:
                 raise UsageError(f"--rank must be a positive integer, got {args.rank!r}")
             if rank < 1:
                 raise UsageError(f"--rank must be a positive integer, got {args.rank!r}")
-        from .data import load_dataset
-        from .svm import solve_svm
-        from .svm.problems import select_tokens
+        from verify.data.dataset import load_dataset
+        from verify.svm import solve_svm
+        from verify.svm.problems import select_tokens
         ds = load_dataset(args.data)
         select = select_tokens(ds, args.select)  # validates (UsageError / DataError on a tie)
         res = solve_svm(ds, args.kind, select, dps, rank=rank)

@@ -27,7 +27,7 @@ from __future__ import annotations
 import random
 from fractions import Fraction
 
-from .data import Dataset
+from verify.data.dataset import Dataset
 
 # numpy default_rng(0) draws of the recipe (shortest round-trip decimals of the float64 values)
 _SEED0_X = [

@@ -19,9 +19,9 @@ from typing import Callable
 
 from flint import arb
 
-from .data import Dataset
-from .errors import DataError, NotApplicable, UsageError
-from .precision import (
+from verify.data.dataset import Dataset
+from verify.errors import DataError, NotApplicable, UsageError
+from verify.numbers.precision import (
     Precision,
     agreement_digits,
     certified_digits,
@@ -280,7 +280,7 @@ class Verdict:
         }
 
     def to_markdown(self, figure_paths=None) -> str:
-        from .report import verdict_markdown
+        from verify.report.markdown import verdict_markdown
 
         return verdict_markdown(self, figure_paths or {})
 
@@ -431,7 +431,7 @@ def register(claim: Claim) -> Claim:
 
 
 def coerce_dataset(data) -> Dataset:
-    from .data import load_dataset
+    from verify.data.dataset import load_dataset
 
     if isinstance(data, Dataset):
         return data

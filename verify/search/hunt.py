@@ -16,8 +16,8 @@ from hypothesis import HealthCheck, Phase, find, settings
 from hypothesis import strategies as st
 from hypothesis.errors import NoSuchExample, Unsatisfiable
 
-from .data import Dataset
-from .errors import reraise_interrupt
+from verify.data.dataset import Dataset
+from verify.errors import reraise_interrupt
 
 small_rationals = st.fractions(min_value=-3, max_value=3, max_denominator=12)
 scales = st.sampled_from([Fraction(1, 1000), Fraction(1), Fraction(7, 3), Fraction(1000)])
@@ -56,7 +56,7 @@ def save_counterexample(data: Dataset, claim_id: str, folder: str = os.path.join
 
 def hunt(claim, budget: float, dps: int = 30, batch: int = 40, progress=None, out_folder=None):
     """Search for a VIOLATED dataset within ``budget`` seconds. Returns (dataset | None, examples tried)."""
-    from .claims import VIOLATED, _run_once
+    from verify.claims import VIOLATED, _run_once
 
     strategy = claim.strategy() if getattr(claim, "strategy", None) else datasets()
     tried = 0

@@ -1,0 +1,1 @@
+"""Numbers: the working precision (arb balls, mpmath), certified linear algebra, trend fits."""
