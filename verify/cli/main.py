@@ -94,8 +94,11 @@ def cmd_claim(name: str, argv) -> int:
     else:
         print(_summary_line(v))
         for h in v.hypotheses:
-            if not h.met:
-                print(f"  hypothesis not met: {h.name}: {h.detail}")
+            if h.met is not True:
+                print(f"  hypothesis {'not met' if h.met is False else 'undecided'}: {h.name}: {h.detail}")
+        if v.verdict != "NOT_APPLICABLE":
+            for r in v.reasons:
+                print(f"  why: {r}")
         for n in v.notes:
             print(f"  note: {n}")
     return v.exit_code
@@ -103,7 +106,7 @@ def cmd_claim(name: str, argv) -> int:
 
 def _summary_line(v) -> str:
     return (
-        f"{v.claim.id} ({v.claim.number}: {v.claim.title}): {v.verdict} "
+        f"{v.claim.id} ({v.claim.number}: {v.claim.title}): {v.label} "
         f"[{v.precision} digits, stable {v.stable_digits}, {v.seconds:.1f} s, dataset {v.dataset}]"
     )
 

@@ -12,6 +12,8 @@ from verify.errors import UsageError
 
 class Loss:
     name = "loss"
+    #: how ``constants`` are proved (a closed-form argument); None: certify them by interval evaluation
+    constants_proof: str | None = None
 
     def value(self, u: arb) -> arb:
         raise NotImplementedError
@@ -41,6 +43,7 @@ class Logistic(Loss):
     """ℓ(u) = log(1 + e^{−u})."""
 
     name = "logistic"
+    constants_proof = "|ℓ''| = σ(u)σ(−u) ≤ 1/4 (AM–GM), |ℓ'| = σ(−u) < 1"
 
     def value(self, u):
         return (-u).exp().log1p()
@@ -71,6 +74,7 @@ class Exponential(Loss):
     """ℓ(u) = e^{−u}."""
 
     name = "exponential"
+    constants_proof = "|ℓ''| = |ℓ'| = e^{−u} ≤ e^B on [−B, B] (decreasing in u)"
 
     def value(self, u):
         return (-u).exp()
@@ -96,6 +100,7 @@ class Correlation(Loss):
     """ℓ(u) = −u."""
 
     name = "correlation"
+    constants_proof = "ℓ'' = 0, |ℓ'| = 1"
 
     def value(self, u):
         return -u
@@ -123,3 +128,45 @@ def get_loss(name: str | Loss) -> Loss:
         return LOSSES[name]()
     except KeyError:
         raise UsageError(f"unknown loss {name!r}; choose one of {', '.join(LOSSES)}")
+
+
+def certify_assumption_a(loss: str | Loss, B, max_depth: int = 40):
+    """Assumption A of mmts for ``loss`` on [−B, B], decided by interval evaluation:
+    (met, detail, M₀, M₁) with met True when ℓ' < 0 is certified on [−B, B] and the loss's declared
+    constants bound it there (|ℓ''| ≤ M₀, |ℓ'| ≤ M₁, certified on the same covering); False when
+    ℓ' ≥ 0 somewhere (certain) or a constant is certainly exceeded; None when undecided.
+
+    ℓ', ℓ'' are evaluated on balls covering [−B, B], bisected adaptively (one wide ball
+    overestimates, e.g. e^{[−1000, 1000]})."""
+    ell = get_loss(loss)
+    Ba = B if isinstance(B, arb) else arb(B)
+    M0, M1 = ell.constants(Ba)
+    proven = ell.constants_proof is not None
+    lo, hi = -Ba, Ba
+    stack, undecided = [(lo, hi, 0)], None
+    while stack:
+        a, b, depth = stack.pop()
+        ball = (a + b) / 2 + arb(0, ((b - a) / 2).upper()) if b != a else a
+        d1 = ell.d1(ball)
+        d2 = None if proven else ell.d2(ball)
+        if d1.is_finite() and d1 >= 0:
+            return False, f"{ell.name}: ℓ' ≥ 0 at u ∈ {_iv(a, b)} ⊂ [−B, B]: not strictly decreasing", M0, M1
+        if not proven and (abs(d2) > M0 or abs(d1) > M1):
+            return False, f"{ell.name}: a declared constant is exceeded at u ∈ {_iv(a, b)}", M0, M1
+        if d1.is_finite() and d1 < 0 and (proven or (abs(d2) <= M0 and abs(d1) <= M1)):
+            continue
+        if depth >= max_depth:
+            undecided = _iv(a, b)
+            continue
+        m = (a + b) / 2
+        stack += [(a, m, depth + 1), (m, b, depth + 1)]
+    what = (f"{ell.name} on [−B, B], B = {Ba.mid().str(8, radius=False)}: M₀ = {M0.mid().str(6, radius=False)}, "
+            f"M₁ = {M1.mid().str(6, radius=False)}")
+    if undecided is not None:
+        return None, f"{what}; ℓ' < 0 and the constants could not be certified near u ∈ {undecided}", M0, M1
+    how = f"constants proved: {ell.constants_proof}" if proven else "|ℓ''| ≤ M₀, |ℓ'| ≤ M₁ certified"
+    return True, f"{what}; ℓ' < 0 certified by interval evaluation, {how}", M0, M1
+
+
+def _iv(a: arb, b: arb) -> str:
+    return f"[{a.mid().str(6, radius=False)}, {b.mid().str(6, radius=False)}]"

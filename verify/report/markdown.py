@@ -1,12 +1,12 @@
 """Reports: markdown per claim with its figures, an index, and the JSON twins — written atomically."""
 from __future__ import annotations
 
-import io
 import json
 import os
 import re
 
-from verify.data.dataset import write_atomic, write_atomic_bytes
+from verify.data.dataset import write_atomic
+from verify.report.figures import render_figure
 
 _NUMBER = re.compile(r"(-?[0-9.]+)(e[-+]?[0-9]+)?")
 VERDICT_MARK = {"HOLDS": "✅ HOLDS", "VIOLATED": "❌ VIOLATED", "INCONCLUSIVE": "❔ INCONCLUSIVE", "NOT_APPLICABLE": "➖ NOT APPLICABLE"}
@@ -22,39 +22,68 @@ def _cell(x) -> str:
     return s.replace("|", "\\|")
 
 
+def verdict_label(verdict: str, certainty: str | None, rng: str | None) -> str:
+    """"HOLDS — certified", "HOLDS — evidence over ‖p‖ ≤ 10⁴", "INCONCLUSIVE"."""
+    if certainty is None:
+        return verdict
+    if certainty == "evidence" and rng:
+        return f"{verdict} — evidence over {rng}"
+    return f"{verdict} — {certainty}"
+
+
+def _mark(js: dict) -> str:
+    return VERDICT_MARK[js["verdict"]] + verdict_label("", js.get("certainty"), js.get("range"))
+
+
+def _how(e: dict) -> str:
+    if not e.get("decides", True):
+        return "informative"
+    how = e.get("decided_by") or "—"
+    return how + ("" if e.get("certified") or how.startswith("rule") else " (not enclosed)")
+
+
+def _points(e: dict) -> str:
+    c = e.get("coverage")
+    if not c:
+        return ""
+    return f"{c['points']} ({c['holds']} ✓, {c['undecided']} ?, {c['violated']} ✗)"
+
+
 def verdict_markdown(v, figure_paths: dict, reproduce: str | None = None) -> str:
     c = v.claim
     js = v.to_json()
     lines = [
         f"# `{c.id}` — {c.number}: {c.title}",
         "",
-        f"**Verdict: {VERDICT_MARK[v.verdict]}** · paper `{c.paper}` · kind *{c.kind}* · "
-        f"{v.precision} digits (stable: {v.stable_digits}) · {v.seconds:.1f} s",
-        "",
-        "## Statement",
-        "",
-        c.statement.strip(),
+        f"**Verdict: {_mark(js)}** · paper `{c.paper}` · kind *{c.kind}* · "
+        f"{js['precision']} digits (stable: {js['stable_digits']}) · {js['seconds']:.1f} s",
         "",
     ]
-    if len(v.datasets) > 1:
-        lines += ["## Datasets", "", "| dataset | verdict |", "|---|---|"]
-        lines += [f"| {name} | {verdict} |" for name, verdict in v.datasets]
+    if js.get("reasons"):
+        lines += ["**Why:**", ""] + [f"- {_cell(r)}" for r in js["reasons"]] + [""]
+    lines += ["## Statement", "", c.statement.strip(), ""]
+    if len(js.get("datasets", [])) > 1:
+        lines += ["## Datasets", "", "| dataset | verdict | certainty | range |", "|---|---|---|---|"]
+        lines += [f"| {d['name']} | {d['verdict']} | {d['certainty'] or ''} | {_cell(d['range'])} |" for d in js["datasets"]]
         lines.append("")
     else:
-        lines += [f"Dataset: `{v.dataset}`", ""]
+        lines += [f"Dataset: `{js['dataset']}`", ""]
     lines += ["## Hypotheses checked", ""]
     if js["hypotheses"]:
+        met = {True: "yes", False: "**no**", None: "**undecided**"}
         lines += ["| hypothesis | met | detail |", "|---|---|---|"]
-        lines += [f"| {_cell(h['name'])} | {'yes' if h['met'] else '**no**'} | {_cell(h['detail'])} |" for h in js["hypotheses"]]
+        lines += [f"| {_cell(h['name'])} | {met[h['met']]} | {_cell(h['detail'])} |" for h in js["hypotheses"]]
     else:
         lines.append("(none beyond the data's validity)")
     lines += ["", "## Evidence", ""]
-    lines += ["| quantity | value | relation | bound | margin | holds | stable digits |", "|---|---|---|---|---|---|---|"]
+    lines += ["| quantity | value | relation | bound | margin | holds | decided by | points | stable digits |",
+              "|---|---|---|---|---|---|---|---|---|"]
     for e in js["evidence"]:
         holds = {True: "yes", False: "**no**", None: "—"}[e["holds"]]
         lines.append(
             f"| {_cell(e['quantity'])} | {_cell(e['value'])} | {e['relation']} | {_cell(e['bound'])} | "
-            f"{_cell(e['margin'])} | {holds} | {e['stable_digits'] if e['stable_digits'] is not None else ''} |"
+            f"{_cell(e['margin'])} | {holds} | {_how(e)} | {_points(e)} | "
+            f"{e['stable_digits'] if e['stable_digits'] is not None else ''} |"
         )
     lines.append("")
     if v.figures:
@@ -65,52 +94,25 @@ def verdict_markdown(v, figure_paths: dict, reproduce: str | None = None) -> str
                 lines += [f"![{f.title}]({path})", ""]
             if f.caption:
                 lines += [f"*{f.caption}*", ""]
-    if v.notes:
-        lines += ["## Notes", ""] + [f"- {n}" for n in v.notes] + [""]
+    if js["notes"]:
+        lines += ["## Notes", ""] + [f"- {n}" for n in js["notes"]] + [""]
     lines += [
         "## Reproduce",
         "",
         "```",
-        reproduce or f"python -m verify {c.id} --precision {v.precision}",
+        reproduce or f"python -m verify {c.id} --precision {js['precision']}",
         "```",
         "",
-        "Stable digits count the digits of a figure that are both certified by its ball (interval) "
-        "arithmetic and unchanged when the check is recomputed at a higher precision.",
+        "How the verdict is decided: every deciding item is decided by exact arithmetic, by certain ball "
+        "(interval) comparisons, point by point over many points (✓ certified, ? undecided, ✗ violated), or by a "
+        "declared rule for trends; informative items are shown and never decide. HOLDS is *certified* when every "
+        "deciding comparison is proven by enclosures or exact arithmetic on the stated data, and *evidence* over "
+        "the stated range otherwise (asymptotic and existential statements, trend rules, integrator output). "
+        "Stable digits count the digits of a figure that are both certified by its ball and unchanged when the "
+        "check is recomputed at a higher precision. The project's docs/verdicts.md gives the full decision table.",
         "",
     ]
     return "\n".join(lines)
-
-
-def render_figure(fig, path: str) -> None:
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
-    f, ax = plt.subplots(figsize=(6.4, 4.2), dpi=110)
-    for s in fig.series:
-        pts = [(x, y) for x, y in zip(s.x, s.y) if x is not None and y is not None]
-        if not pts:  # nothing plottable (e.g. every value underflowed float): skip the series
-            continue
-        xs, ys = zip(*pts)
-        ax.plot(xs, ys, s.style, label=s.label, markersize=3)
-    for y, label in fig.hlines:
-        ax.axhline(y, color="gray", linestyle="--", linewidth=1, label=label)
-    if fig.logx:
-        ax.set_xscale("log")
-    if fig.logy:
-        ax.set_yscale("log")
-    ax.set_title(fig.title)
-    ax.set_xlabel(fig.xlabel)
-    ax.set_ylabel(fig.ylabel)
-    ax.grid(True, which="both", alpha=0.3)
-    if any(s.label for s in fig.series) or fig.hlines:
-        ax.legend(fontsize=8)
-    f.tight_layout()
-    buf = io.BytesIO()
-    f.savefig(buf, format="png")
-    plt.close(f)
-    write_atomic_bytes(path, buf.getvalue())
 
 
 def slug(claim_id: str) -> str:
@@ -141,10 +143,10 @@ def write_index(verdicts, folder: str, interrupted: bool = False) -> None:
     lines += [", ".join(f"{k}: {n}" for k, n in sorted(counts.items())) or "no claims run", ""]
     lines += ["| claim | number | title | verdict | digits | stable | seconds |", "|---|---|---|---|---|---|---|"]
     for v in verdicts:
-        c = v.claim
+        c, js = v.claim, v.to_json()
         lines.append(
-            f"| [`{c.id}`]({slug(c.id)}.md) | {c.number} | {c.title} | {VERDICT_MARK[v.verdict]} | "
-            f"{v.precision} | {v.stable_digits} | {v.seconds:.1f} |"
+            f"| [`{c.id}`]({slug(c.id)}.md) | {c.number} | {c.title} | {_cell(_mark(js))} | "
+            f"{js['precision']} | {js['stable_digits']} | {js['seconds']:.1f} |"
         )
     lines.append("")
     write_atomic(os.path.join(folder, "index.md"), "\n".join(lines))

@@ -56,7 +56,8 @@ def save_counterexample(data: Dataset, claim_id: str, folder: str = os.path.join
 
 def hunt(claim, budget: float, dps: int = 30, batch: int = 40, progress=None, out_folder=None):
     """Search for a VIOLATED dataset within ``budget`` seconds. Returns (dataset | None, examples tried)."""
-    from verify.claims import VIOLATED, _run_once
+    from verify.claims import VIOLATED
+    from verify.claims.runner import _run_once
 
     strategy = claim.strategy() if getattr(claim, "strategy", None) else datasets()
     tried = 0
@@ -68,7 +69,7 @@ def hunt(claim, budget: float, dps: int = 30, batch: int = 40, progress=None, ou
         if progress:
             progress(1)
         try:
-            return _run_once(claim, data, dps).verdict == VIOLATED
+            return _run_once(claim, data, dps).decided.verdict == VIOLATED
         except Exception as exc:  # a dataset the check cannot handle is not a counterexample
             reraise_interrupt(exc)
             return False

@@ -71,10 +71,13 @@ def solve_svm(data, kind: str = "p", select="opt", dps: int = 60, *, rank: int |
     return res
 
 
-def _infeasible(problem, u, dps) -> SVMResult:
-    far = verify_farkas(problem, u)
-    return SVMResult(problem.kind, "infeasible", problem.select, None, None, [], None,
-                     dps if far.passed else 0, True, None, None, problem, dps, farkas=far)
+def _infeasible(problem, far, dps) -> SVMResult:
+    """"infeasible" only with a verified Farkas certificate; otherwise "unknown" (no certified answer)."""
+    if far.passed:
+        return SVMResult(problem.kind, "infeasible", problem.select, None, None, [], None, dps, True, None, None,
+                         problem, dps, farkas=far)
+    return SVMResult(problem.kind, "unknown", problem.select, None, None, [], None, 0, False, None, None, problem,
+                     dps, farkas=far, notes=["the solver reported infeasible but its Farkas certificate did not verify"])
 
 
 def _solve(problem, dps: int, check_unique: bool) -> SVMResult:
@@ -88,7 +91,7 @@ def _solve(problem, dps: int, check_unique: bool) -> SVMResult:
         else:
             out = solve_qp_exact(problem.rows, problem.rhs, warm=warm)
         if out[0] == "infeasible":   # NNLS weights or the simplex ray; verify_farkas normalises
-            return _infeasible(problem, out[1], dps)
+            return _infeasible(problem, verify_farkas(problem, out[1]), dps)
         _, x, lam = out
         cert = verify_certificate(problem, x, lam, dps)
         support = [problem.index[j] for j in active_exact(problem, x)]
@@ -101,10 +104,11 @@ def _solve(problem, dps: int, check_unique: bool) -> SVMResult:
         else:
             objective = cert.upper            # ‖x‖: a Fraction when a perfect square, else arb
             unique = True
-        res = SVMResult(problem.kind, "optimal", problem.select, x, objective, support, cert,
+        status = "optimal" if cert.passed else "unknown"  # a failed certificate is never an answer
+        res = SVMResult(problem.kind, status, problem.select, x, objective, support, cert,
                         dps if cert.passed else 0, True, unique, lam, problem, dps)
-        if not cert.passed:  # pragma: no cover - the exact solvers return verified answers
-            res.notes.append("exact certificate did not pass")
+        if not cert.passed:
+            res.notes.append("the exact solution did not pass its certificate: no certified answer")
         return res
     return _solve_nuclear(problem, fs, dps, check_unique)
 
@@ -116,8 +120,7 @@ def _solve_nuclear(problem, fs, dps, check_unique) -> SVMResult:
     if fs.status != "optimal":
         far = find_farkas(problem)
         if far is not None:
-            return SVMResult(problem.kind, "infeasible", problem.select, None, None, [], None,
-                             dps if far.passed else 0, True, None, None, problem, dps, farkas=far)
+            return _infeasible(problem, far, dps)
         return SVMResult(problem.kind, "unknown", problem.select, None, None, [], None, 0, False,
                          None, None, problem, dps,
                          notes=["the float SDP solvers failed on a feasible problem; no certified value"])

@@ -1,0 +1,108 @@
+"""The declared rules of verify.claims.rules, each tested on both sides of its threshold with
+sequences built here from closed forms (y = x^-a exactly, plateaus, stalls)."""
+from fractions import Fraction
+
+from flint import arb
+
+from verify.claims import rules
+from verify.numbers.precision import working_precision
+
+XS = [100, 200, 500, 1000]
+
+
+def power(a, xs=XS, c=1):
+    return [c * arb(x) ** (-arb(a)) for x in xs]
+
+
+def test_decays_holds_at_the_derived_rate_and_just_above_half_of_it():
+    with working_precision(30):
+        assert rules.decays(XS, power(2), expected=2).holds is True
+        assert rules.decays(XS, power("1.01"), expected=2).holds is True  # half of 2 is 1
+
+
+def test_decays_is_undecided_just_below_half_the_derived_rate():
+    with working_precision(30):
+        d = rules.decays(XS, power("0.99"), expected=2)
+        assert d.holds is None and "0.99" in d.detail
+
+
+def test_decays_without_a_derived_rate_uses_the_minimum_exponent():
+    with working_precision(30):
+        assert rules.decays(XS, power("0.11")).holds is True
+        assert rules.decays(XS, power("0.09")).holds is None
+
+
+def test_decays_needs_a_strict_decrease():
+    with working_precision(30):
+        ys = power(2)
+        ys[2] = ys[1]  # one flat step: not strictly decreasing, fitted exponent still large
+        assert rules.decays(XS, ys, expected=2).holds is None
+
+
+def test_a_plateau_fails_and_a_slow_decay_does_not():
+    with working_precision(30):
+        flat = [arb("0.3") * (1 + arb(k) / 1000) for k in range(4)]  # ~constant 0.3
+        d = rules.decays(XS, flat[::-1], expected=2)
+        assert d.holds is False and "plateau" in d.detail
+        # exponent 0.04 < 1/20 but the value falls below half over a long range: not a plateau
+        xs = [10**k for k in (0, 4, 8, 12)]
+        slow = power("0.04", xs)
+        assert rules.decays(xs, slow).holds is None
+        # exponent 0.06 > 1/20 and kept: not a plateau either
+        assert rules.decays(XS, power("0.06")).holds is None
+
+
+def test_a_plateau_below_the_floor_is_not_a_failure():
+    with working_precision(30):
+        flat = [arb(10) ** -40] * 4
+        assert rules.decays(XS, flat, floor=Fraction(1, 1000)).holds is None
+        assert rules.decays(XS, [arb(1)] * 4, floor=Fraction(1, 1000)).holds is False
+
+
+def test_decays_needs_enough_points():
+    with working_precision(30):
+        assert rules.decays(XS[:3], power(2, XS[:3])).holds is None
+
+
+def test_diverges_on_both_sides():
+    with working_precision(30):
+        assert rules.diverges(XS, power("-0.51")).holds is True
+        assert rules.diverges(XS, power("-0.49")).holds is None
+        assert rules.diverges(XS, power("-0.11")).holds is None
+        assert rules.diverges(XS, power("-0.09")).holds is False
+
+
+def test_vanishes_on_both_sides():
+    with working_precision(30):
+        assert rules.vanishes(arb(10) ** -11).holds is True
+        assert rules.vanishes(arb(10) ** -9).holds is None
+        assert rules.vanishes(arb("0.6")).holds is False
+        assert rules.vanishes(arb("0.6"), stuck_confirmed=False).holds is None
+        assert rules.vanishes(arb("0.4")).holds is None
+        # relative to its reference: 1e-12/1e-3 = 1e-9 is not yet small, 1e-14/1e-3 = 1e-11 is
+        assert rules.vanishes(arb(10) ** -12, reference=arb(10) ** -3).holds is None
+        assert rules.vanishes(arb(10) ** -14, reference=arb(10) ** -3).holds is True
+
+
+def test_extrapolates_to_zero_on_both_sides():
+    with working_precision(30):
+        xs = [1 / arb(k) for k in (5, 6, 8, 10)]  # 1/ln µ
+        tol = arb(10) ** -25
+        assert rules.extrapolates_to_zero(xs, [2 * x for x in xs], tol).holds is True  # a = 0
+        stalled = [arb("0.3") + x / 100 for x in xs]  # a = 0.3 ≫ half the last value? last ≈ 0.301
+        assert rules.extrapolates_to_zero(xs, stalled, tol).holds is False
+        mid = [arb("0.05") + 2 * x for x in xs]  # a = 0.05, last 0.25: between 1/4 and 1/2 of it? 0.05 < 0.0625
+        assert rules.extrapolates_to_zero(xs, mid, tol).holds is True
+        mid2 = [arb("0.1") + 2 * x for x in xs]  # a = 0.1 > 0.3/4 = 0.075 and < 0.15: undecided
+        assert rules.extrapolates_to_zero(xs, mid2, tol).holds is None
+
+
+def test_witness_is_the_smallest_radius_from_which_it_holds_everywhere_deeper():
+    radii = [1, 2, 5, 10, 20]
+    ok = {1: True, 2: False, 5: True, 10: True, 20: True}
+    R, d = rules.witness(radii, lambda r: ok[r])
+    assert R == 5 and d.holds is True
+    R, d = rules.witness(radii, lambda r: r != 20)
+    assert R is None and d.holds is None
+    R, d = rules.witness(radii, lambda r: None if r == 10 else True)
+    assert R == 20

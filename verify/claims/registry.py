@@ -1,0 +1,107 @@
+"""``Claim`` and the registry: ids, aliases, discovery of the claim modules under ``lemmas/``."""
+from __future__ import annotations
+
+import difflib
+import importlib
+import pkgutil
+import re
+from dataclasses import dataclass
+from typing import Callable
+
+from verify.errors import UsageError
+
+KINDS = ("identity", "inequality", "existential", "asymptotic")
+PAPERS = ("mmts", "tfsvm", "irgf")
+PRIMARY_PAPER = "mmts"
+
+
+@dataclass
+class Claim:
+    """One lemma or theorem: its id, where it is in the paper, its statement, and its check."""
+
+    id: str
+    paper: str
+    number: str
+    title: str
+    kind: str
+    statement: str
+    check: Callable  # (Dataset, Precision) -> Outcome
+    default_datasets: Callable  # (seed=0) -> [Dataset]
+    aliases: tuple = ()
+    recompute: bool = True  # recompute at a higher precision to count stable digits
+    default_precision: int = 50
+    module: str = ""
+    strategy: Callable | None = None  # hypothesis strategy factory for ``hunt`` (default: verify.search.hunt.datasets)
+
+    def __post_init__(self):
+        if self.kind not in KINDS:
+            raise ValueError(f"{self.id}: unknown kind {self.kind!r}")
+        if self.paper not in PAPERS:
+            raise ValueError(f"{self.id}: unknown paper {self.paper!r}")
+
+    def summary(self) -> dict:
+        return {"id": self.id, "paper": self.paper, "number": self.number, "title": self.title, "kind": self.kind,
+                "aliases": list(self.aliases)}
+
+
+class Registry:
+    def __init__(self):
+        self.claims: dict[str, Claim] = {}
+        self.aliases: dict[str, list[str]] = {}
+        self._discovered = False
+
+    def register(self, claim: Claim) -> Claim:
+        if claim.id in self.claims and self.claims[claim.id].module != claim.module:
+            raise ValueError(f"claim id {claim.id} registered twice")
+        self.claims[claim.id] = claim
+        for alias in claim.aliases:
+            ids = self.aliases.setdefault(alias, [])
+            if claim.id not in ids:
+                ids.append(claim.id)
+        return claim
+
+    def discover(self, package: str = "lemmas") -> None:
+        if self._discovered:
+            return
+        self._discovered = True
+        pkg = importlib.import_module(package)
+        for info in pkgutil.walk_packages(pkg.__path__, prefix=package + "."):
+            importlib.import_module(info.name)
+
+    def all(self, paper: str | None = None) -> list[Claim]:
+        self.discover()
+        claims = [c for c in self.claims.values() if paper is None or c.paper == paper]
+        order = {p: k for k, p in enumerate(PAPERS)}
+        return sorted(claims, key=lambda c: (order[c.paper], _natural(c.id)))
+
+    def resolve(self, name: str) -> tuple[Claim, str | None]:
+        """The claim for an id, a bare number (resolved in mmts) or an alias; note says what was chosen."""
+        self.discover()
+        key = name.strip()
+        if key in self.claims:
+            return self.claims[key], None
+        if key.split(".")[0] not in PAPERS and f"{PRIMARY_PAPER}.{key}" in self.claims:
+            cid = f"{PRIMARY_PAPER}.{key}"
+            return self.claims[cid], f"'{key}' resolved to {cid} ({self.claims[cid].number} of {PRIMARY_PAPER})"
+        if key in self.aliases:
+            ids = self.aliases[key]
+            if len(ids) == 1:
+                return self.claims[ids[0]], f"alias '{key}' resolved to {ids[0]}"
+            raise UsageError(f"alias '{key}' is shared by {', '.join(ids)}: name one of them")
+        names = list(self.claims) + list(self.aliases)
+        close = difflib.get_close_matches(key, names, n=5, cutoff=0.5)
+        hint = f"; closest: {', '.join(close)}" if close else "; see 'python -m verify list'"
+        if key.lower() in PAPERS:
+            hint = f"; to run a paper's claims use 'python -m verify all --paper {key.lower()}'"
+        raise UsageError(f"unknown claim id '{key}'{hint}")
+
+
+def _natural(cid: str):
+    return [int(t) if t.isdigit() else t for t in re.split(r"(\d+)", cid)]
+
+
+REGISTRY = Registry()
+
+
+def register(claim: Claim) -> Claim:
+    return REGISTRY.register(claim)

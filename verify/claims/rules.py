@@ -1,0 +1,197 @@
+"""Declared rules for what no finite computation can certify: trends, rates, divergence, witnesses.
+
+An asymptotic claim ("converges in direction", "‖β(t)‖ → ∞") or an existential one ("for all
+sufficiently large R") is decided over the range computed, by a rule named here, never by an ad-hoc
+threshold inside a claim module. Each rule returns a ``Decision`` (True: the trend is there;
+False: the computation shows the opposite — a plateau, a stall; None: the range is too short to
+tell), and the item it decides is marked ``evidence``, with the range in the verdict. Every
+threshold is a named constant below, with where it comes from; ``tests/test_rules.py`` tests each
+on both sides.
+
+Inputs are arb balls or exact rationals. Monotonicity is decided by certain ball comparisons;
+exponents are least-squares fits of log10 values (floats of the midpoints, computed at the working
+precision first, so 1e-5000 is fine) and are reported with the decision.
+"""
+from __future__ import annotations
+
+from fractions import Fraction
+
+from flint import arb
+
+from verify.claims.verdict import Decision
+from verify.numbers.fits import line_fit
+from verify.numbers.precision import log10_abs, to_arb
+
+#: Points at the end of a trajectory that a trend is judged on: the last four checkpoints (a decade
+#: and a half of ‖p‖ on the 1-2-5 ladder of the direction claims). Enough for a slope, and late enough
+#: to be asymptotic; the fit over more points mixes in the pre-asymptotic regime.
+TAIL_POINTS = 4
+
+#: A decay counts as the predicted power law when its fitted exponent is at least this fraction of the
+#: derived one. Derived rates: 2 for 1 − corr(p, p^mm) (a bounded transverse offset,
+#: 1 − corr ≈ ‖ρ_⊥‖²/(2‖p‖²); measured 1.976–2.000 on the defaults), κ = the smallest reduced cost of
+#: the ℓ1-SVM for irgf's distance to the optimal face (0.639 on D-SEED0; measured 0.6391). Half leaves
+#: room for the curvature of the pre-asymptotic regime while separating a decay from a plateau (≈ 0).
+RATE_FRACTION = Fraction(1, 2)
+
+#: With no derived rate: the smallest fitted exponent that counts as a power-law decay.
+MIN_DECAY_EXPONENT = Fraction(1, 10)
+
+#: A plateau — the quantity has stopped decreasing: fitted exponent below this AND it kept at least
+#: PLATEAU_FRACTION of its value over the tail. On the wrong-limit cases (mmts Fig. 8 from the LMM
+#: basin, irgf init (5) broken) the exponents are 0 to 1e-3 and the value is kept to 1 %.
+PLATEAU_EXPONENT = Fraction(1, 20)
+PLATEAU_FRACTION = Fraction(1, 2)
+
+#: Divergence like a power of the clock: ‖β(t)‖ against ln t (irgf Lemma 4.2; the spec derives
+#: µ(t)/ln t → 1, i.e. exponent 1). Above 1/2: diverging; below 1/10: stalled (a bounded set).
+DIVERGENCE_EXPONENT = Fraction(1, 2)
+STALL_EXPONENT = Fraction(1, 10)
+
+#: "Tends to 0": the value at the end is at most this fraction of its reference (its value at the
+#: start of the run). Exponentially small quantities (1 − σ_opt ≈ e^{−µ}, ℒ − L* ≈ C e^{−µ}) reach it
+#: by ln µ ≈ 3 on the irgf data; the runs go to ln µ ≈ 10 (e^{−22000}).
+VANISHING = Fraction(1, 10**10)
+#: ... and it is stuck when it kept at least this fraction (attention locked on the wrong token).
+STUCK_FRACTION = Fraction(1, 2)
+
+#: Residuals that decay like a + c/ln µ (irgf's approximate KKT point, DERIVED rates ~ 1/ln µ): the
+#: extrapolated limit a must be at most LIMIT_FRACTION of the last value (or the tolerance); it has
+#: stalled when a exceeds STALLED_LIMIT_FRACTION of the last value.
+LIMIT_FRACTION = Fraction(1, 4)
+STALLED_LIMIT_FRACTION = Fraction(1, 2)
+
+
+def _log10(x) -> float:
+    return log10_abs(to_arb(x) if not isinstance(x, arb) else x)
+
+
+def fitted_exponent(xs, ys) -> float | None:
+    """a in y ≈ C·x^a (least squares on log10 values); None with fewer than two usable points."""
+    pts = [(_log10(x), _log10(y)) for x, y in zip(xs, ys) if _positive(x) and _positive(y)]
+    fit = line_fit(pts) if len(pts) >= 2 else None
+    return None if fit is None else fit[1]
+
+
+def _positive(x) -> bool:
+    return bool(to_arb(x) > 0) if not isinstance(x, arb) else bool(x > 0)
+
+
+def _lt(a, b) -> bool | None:
+    a, b = (to_arb(v) if not isinstance(v, arb) else v for v in (a, b))
+    return True if a < b else False if a >= b else None
+
+
+def strictly_decreasing(ys) -> bool | None:
+    """Every consecutive pair certainly decreases (True), one certainly does not (False), else None."""
+    seen = [_lt(b, a) for a, b in zip(ys, ys[1:])]
+    return False if False in seen else None if None in seen else True
+
+
+def decays(xs, ys, expected=None, floor=0, tail: int = TAIL_POINTS) -> Decision:
+    """y → 0 along increasing x like a power law. ``expected``: the derived exponent (the rule
+    then asks for RATE_FRACTION of it), else MIN_DECAY_EXPONENT. Holds: the last ``tail`` values
+    strictly decrease and the fitted exponent (over them) reaches the threshold. Fails: a plateau
+    (exponent < PLATEAU_EXPONENT and the last value ≥ PLATEAU_FRACTION × the tail's first, above
+    ``floor``). Otherwise undecided."""
+    need = RATE_FRACTION * Fraction(expected) if expected is not None else MIN_DECAY_EXPONENT
+    name = "decays" + (f" (rate ≥ {_f(RATE_FRACTION)}·{_f(expected)})" if expected is not None else
+                       f" (rate ≥ {_f(MIN_DECAY_EXPONENT)})")
+    if len(ys) < tail:
+        return Decision(None, name, f"{len(ys)} point(s), the rule needs {tail}")
+    xs, ys = list(xs)[-tail:], list(ys)[-tail:]
+    slope = fitted_exponent(xs, ys)
+    dec = strictly_decreasing(ys)
+    a = None if slope is None else -slope
+    detail = f"fitted exponent {a:.4g} over the last {tail} points" if a is not None else "no fit (non-positive values)"
+    if dec and a is not None and a >= need:
+        return Decision(True, name, detail + f" ≥ {float(need):.4g}; strictly decreasing")
+    kept = _lt(_arb(ys[-1]), _arb(PLATEAU_FRACTION) * _arb(ys[0]))  # False: the last value kept ≥ half
+    above = _lt(_arb(floor), ys[-1])
+    if a is not None and a < PLATEAU_EXPONENT and kept is False and above:
+        return Decision(False, name, detail + f" < {_f(PLATEAU_EXPONENT)} and it kept ≥ {_f(PLATEAU_FRACTION)} of its "
+                                              "value: a plateau")
+    why = "not strictly decreasing" if dec is not True else f"exponent below {float(need):.4g}"
+    return Decision(None, name, detail + f"; {why}: range too short to decide")
+
+
+def diverges(xs, ys) -> Decision:
+    """y → ∞ like a power of x (e.g. ‖β(t)‖ against ln t): the fitted exponent over all points is
+    > DIVERGENCE_EXPONENT (holds) or < STALL_EXPONENT (fails: the norm stalls); else undecided."""
+    name = f"diverges (exponent > {_f(DIVERGENCE_EXPONENT)})"
+    a = fitted_exponent(xs, ys)
+    if a is None:
+        return Decision(None, name, "no fit")
+    detail = f"fitted exponent {a:.4g}"
+    if a > DIVERGENCE_EXPONENT:
+        return Decision(True, name, detail)
+    if a < STALL_EXPONENT:
+        return Decision(False, name, detail + f" < {_f(STALL_EXPONENT)}: the norm stalls")
+    return Decision(None, name, detail + ": range too short to decide")
+
+
+def vanishes(value, reference=1, stuck_confirmed: bool = True) -> Decision:
+    """value/reference → 0: ≤ VANISHING holds (certain); ≥ STUCK_FRACTION fails when
+    ``stuck_confirmed`` (a claim-specific sign that it cannot recover, e.g. a negative margin)."""
+    name = f"vanishes (≤ {_f(VANISHING)} of its reference)"
+    r = _arb(value) / _arb(reference)
+    if r <= _arb(VANISHING):
+        return Decision(True, name, f"ratio {_s(r)}")
+    if r >= _arb(STUCK_FRACTION) and stuck_confirmed:
+        return Decision(False, name, f"ratio {_s(r)} ≥ {_f(STUCK_FRACTION)}: stuck")
+    return Decision(None, name, f"ratio {_s(r)}: range too short to decide")
+
+
+def extrapolates_to_zero(xs, ys, tol) -> Decision:
+    """y ≈ a + c·x as x → 0 (x = 1/ln µ): holds when y decreases over the window and the
+    extrapolated limit a ≤ max(LIMIT_FRACTION·y_end, tol); fails (stalled) when a > STALLED_LIMIT_FRACTION·y_end."""
+    name = f"extrapolates to 0 (limit ≤ {_f(LIMIT_FRACTION)} of the last value)"
+    pts = [(float(_arb(x).mid()), float(_arb(y).mid())) for x, y in zip(xs, ys)]
+    fit = line_fit(pts)
+    if fit is None:
+        return Decision(None, name, "no fit")
+    a = fit[0]
+    end, start = _arb(ys[-1]), _arb(ys[0])
+    detail = f"extrapolated limit a = {a:.4g} (last value {_s(end)})"
+    if a > float(STALLED_LIMIT_FRACTION) * float(end.mid()):
+        return Decision(False, name, detail + ": stalled")
+    if end < start and a <= max(float(LIMIT_FRACTION) * float(end.mid()), float(_arb(tol).mid())):
+        return Decision(True, name, detail)
+    return Decision(None, name, detail + ": range too short to decide")
+
+
+def witness(radii, ok) -> tuple[object, Decision]:
+    """Existential "for all r ≥ R": the smallest radius from which ``ok(r)`` is True at every deeper
+    radius of the ladder (certified at each), as (R, Decision). No witness: (None, undecided) — a
+    failure beyond the ladder needs its own certificate (e.g. ``verify.geometry.cones.leading_term``)."""
+    R = None
+    for r in sorted(radii, reverse=True):
+        if ok(r) is True:
+            R = r
+        else:
+            break
+    name = "witness in range"
+    if R is None:
+        return None, Decision(None, name, f"no radius of the ladder ≤ {_short(max(radii))} from which it holds")
+    return R, Decision(True, name, f"R = {_short(R)}: holds at every ladder radius from R to {_short(max(radii))}")
+
+
+def _arb(x) -> arb:
+    return x if isinstance(x, arb) else to_arb(Fraction(x))
+
+
+def _f(x) -> str:
+    x = Fraction(x)
+    if x.denominator == 1:
+        return str(x.numerator)
+    if x.numerator == 1 and str(x.denominator).strip("0") == "1":
+        return f"1e-{len(str(x.denominator)) - 1}"
+    return f"{x.numerator}/{x.denominator}"
+
+
+def _s(x: arb) -> str:
+    return x.mid().str(4, radius=False) if x.is_finite() else str(x)
+
+
+def _short(r) -> str:
+    return f"{float(r):g}"

@@ -1,0 +1,220 @@
+"""Running a claim: every dataset at the working precision and again higher, stable digits, one Verdict.
+
+``run_claim`` runs the check at ``dps`` digits and at ``Precision(dps).higher()``; the outcome's
+verdict is decided by ``Outcome.decide`` (``verify.claims.verdict``), and a verdict that changes
+between the two precisions becomes INCONCLUSIVE. For every figure it counts the digits that are
+both certified by its ball and unchanged by the recomputation. Datasets combine worst-wins
+(VIOLATED > INCONCLUSIVE > NOT_APPLICABLE > HOLDS).
+"""
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+
+from verify.claims.registry import REGISTRY, Claim
+from verify.claims.verdict import (
+    CERTIFIED,
+    EVIDENCE,
+    HOLDS,
+    INCONCLUSIVE,
+    NOT_APPLICABLE,
+    VIOLATED,
+    Hypothesis,
+    Outcome,
+    _as_arb,
+    _is_exact,
+)
+from verify.data.dataset import Dataset
+from verify.errors import DataError
+from verify.numbers.precision import (
+    Precision,
+    agreement_digits,
+    certified_digits,
+    working_precision,
+)
+from verify.report.markdown import verdict_label
+
+EXIT_CODES = {HOLDS: 0, VIOLATED: 1, INCONCLUSIVE: 3, NOT_APPLICABLE: 4}
+SEVERITY = {VIOLATED: 3, INCONCLUSIVE: 2, NOT_APPLICABLE: 1, HOLDS: 0}  # 1 > 3 > 4 > 0
+
+
+def worst(verdicts) -> str:
+    verdicts = list(verdicts)
+    return max(verdicts, key=SEVERITY.__getitem__) if verdicts else HOLDS
+
+
+@dataclass
+class DatasetVerdict:
+    name: str
+    verdict: str
+    certainty: str | None
+    range: str | None
+    reasons: list
+
+    def to_json(self) -> dict:
+        return {"name": self.name, "verdict": self.verdict, "certainty": self.certainty, "range": self.range,
+                "reasons": list(self.reasons)}
+
+
+@dataclass
+class Verdict:
+    claim: Claim
+    verdict: str
+    precision: int
+    stable_digits: int
+    hypotheses: list
+    evidence: list
+    dataset: str
+    seconds: float
+    notes: list = field(default_factory=list)
+    figures: list = field(default_factory=list)
+    datasets: list = field(default_factory=list)  # [DatasetVerdict]
+    certainty: str | None = None
+    range: str | None = None
+    reasons: list = field(default_factory=list)
+
+    @property
+    def exit_code(self) -> int:
+        return EXIT_CODES[self.verdict]
+
+    @property
+    def label(self) -> str:
+        return verdict_label(self.verdict, self.certainty, self.range)
+
+    def to_json(self) -> dict:
+        digits = max(1, min(self.precision, 40))
+        return {
+            "claim": self.claim.id,
+            "paper": self.claim.paper,
+            "number": self.claim.number,
+            "title": self.claim.title,
+            "kind": self.claim.kind,
+            "verdict": self.verdict,
+            "certainty": self.certainty,
+            "range": self.range,
+            "reasons": list(self.reasons),
+            "precision": self.precision,
+            "stable_digits": self.stable_digits,
+            "hypotheses": [h.to_json() for h in self.hypotheses],
+            "evidence": [e.to_json(digits) if hasattr(e, "to_json") else e for e in self.evidence],
+            "dataset": self.dataset,
+            "datasets": [d.to_json() for d in self.datasets],
+            "seconds": round(self.seconds, 3),
+            "notes": list(self.notes),
+        }
+
+    def to_markdown(self, figure_paths=None) -> str:
+        from verify.report.markdown import verdict_markdown
+
+        return verdict_markdown(self, figure_paths or {})
+
+    def _repr_markdown_(self) -> str:  # notebooks
+        return self.to_markdown()
+
+
+def _run_once(claim: Claim, data: Dataset, dps: int) -> Outcome:
+    with working_precision(dps) as prec:
+        out = claim.check(data, prec)
+        if not isinstance(out, Outcome):
+            raise TypeError(f"{claim.id}.check returned {type(out).__name__}, not Outcome")
+        out.decided = out.decision()
+        return out
+
+
+def _stabilise(low: Outcome, high: Outcome | None, dps: int) -> int:
+    """Fill each evidence item's stable_digits; return the minimum over value figures."""
+    digits = []
+    for k, ev in enumerate(low.evidence):
+        if isinstance(ev.value, (bool, str)) or ev.value is None or ev.residual:
+            continue
+        if _is_exact(ev.value):  # exact rationals: every digit is stable
+            ev.stable_digits = dps
+            digits.append(dps)
+            continue
+        d = certified_digits(_as_arb(ev.value), cap=dps) if not isinstance(ev.value, float) else 15
+        if high is not None and k < len(high.evidence) and high.evidence[k].quantity == ev.quantity:
+            hv = high.evidence[k].value
+            if hv is not None and not isinstance(hv, (bool, str)) and not isinstance(ev.value, float):
+                d = min(d, agreement_digits(_as_arb(ev.value), _as_arb(hv), dps))
+        ev.stable_digits = d
+        digits.append(d)
+    return min(digits) if digits else dps
+
+
+def _combine(per: list[DatasetVerdict], multi: bool):
+    verdict = worst(d.verdict for d in per)
+    mine = [d for d in per if d.verdict == verdict]
+    certainty = None
+    if verdict == HOLDS:
+        certainty = CERTIFIED if all(d.certainty == CERTIFIED for d in per) else EVIDENCE
+    elif verdict == VIOLATED:
+        certainty = CERTIFIED if any(d.certainty == CERTIFIED for d in mine) else EVIDENCE
+    rng = None
+    if certainty == EVIDENCE:
+        counted = [d for d in (per if verdict == HOLDS else mine) if d.certainty == EVIDENCE]
+        ranges = list(dict.fromkeys(d.range or "the range computed" for d in counted))
+        rng = ranges[0] if len(ranges) == 1 else "; ".join(f"{d.name}: {d.range or '—'}" for d in counted)
+    reasons = [(f"{d.name}: " if multi else "") + r for d in mine for r in d.reasons]
+    return verdict, certainty, rng, reasons
+
+
+def run_claim(claim: Claim, datasets, dps: int = 50, progress=None) -> Verdict:
+    """Run ``claim`` on each dataset at ``dps`` digits (and a higher precision); combine worst-wins."""
+    start = time.perf_counter()
+    datasets = list(datasets)
+    hyps, evid, notes, figs, per, stable = [], [], [], [], [], []
+    multi = len(datasets) > 1
+    higher = Precision(dps).higher().dps
+    for data in datasets:
+        prefix = f"{data.name}: " if multi else ""
+        low = _run_once(claim, data, dps)
+        high = None
+        if claim.recompute and low.decided.verdict != NOT_APPLICABLE:
+            high = _run_once(claim, data, higher)
+        stable.append(_stabilise(low, high, dps))
+        d = low.decided
+        dv = DatasetVerdict(data.name, d.verdict, d.certainty, low.range if d.certainty == EVIDENCE else None,
+                            list(d.reasons))
+        if high is not None and high.decided.verdict != d.verdict:
+            why = f"verdict {d.verdict} at {dps} digits but {high.decided.verdict} at {higher}"
+            dv = DatasetVerdict(data.name, INCONCLUSIVE, None, None, [why])
+            notes.append(f"{prefix}{why}: INCONCLUSIVE")
+        per.append(dv)
+        for h in low.hypotheses:
+            hyps.append(Hypothesis(prefix + h.name, h.met, h.detail))
+        for e in low.evidence:
+            e.quantity = prefix + e.quantity
+            evid.append(e)
+        notes.extend(prefix + n for n in low.notes)
+        for f in low.figures:
+            f.name = (f"{data.name}-" if multi else "") + f.name
+            figs.append(f)
+        if progress:
+            progress(1)
+    verdict, certainty, rng, reasons = _combine(per, multi)
+    return Verdict(
+        claim=claim, verdict=verdict, precision=dps, stable_digits=min(stable) if stable else dps,
+        hypotheses=hyps, evidence=evid, dataset=", ".join(d.name for d in datasets),
+        seconds=time.perf_counter() - start, notes=notes, figures=figs, datasets=per,
+        certainty=certainty, range=rng, reasons=reasons,
+    )
+
+
+def coerce_dataset(data) -> Dataset:
+    from verify.data.dataset import load_dataset
+
+    if isinstance(data, Dataset):
+        return data
+    if isinstance(data, dict):
+        return Dataset.from_dict(data, name="dataset")
+    if isinstance(data, str):
+        return load_dataset(data)
+    raise DataError(f"cannot use a {type(data).__name__} as a dataset")
+
+
+def check(claim_id: str, data=None, precision: int = 50) -> Verdict:
+    """Run one claim from Python: on its default datasets, or on ``data`` (Dataset, dict or path)."""
+    claim, _ = REGISTRY.resolve(claim_id)
+    datasets = [coerce_dataset(data)] if data is not None else claim.default_datasets(seed=0)
+    return run_claim(claim, datasets, dps=precision)
+

@@ -1,0 +1,385 @@
+"""What a check returns, and the one rule that turns it into a verdict.
+
+A check returns an ``Outcome`` per dataset: the hypotheses it checked, its evidence, the
+requirements of the check itself (a budget reached, a range covered), and — for asymptotic or
+existential conclusions — the range it computed. Every evidence item either *decides* or is
+*informative* (relation ``"~"``: shown, never deciding). A deciding item is decided by
+
+* exact arithmetic (rationals, integers, booleans computed exactly),
+* enclosures (arb balls: a comparison counts only when it is certain),
+* a ``Tally``: the same comparison decided point by point at many points (every point is decided
+  and counted: certainly holds / undecided / certainly fails), or
+* a declared rule of ``verify.claims.rules`` (a ``Decision``: trends, divergence, witnesses).
+
+``Outcome.decide`` — the decision table, first match wins:
+
+====  ==============================================  ===============================
+ 1    a hypothesis not met                            NOT_APPLICABLE (named)
+ 2    a hypothesis undecided                          INCONCLUSIVE (named)
+ 3    a deciding item certainly fails                 VIOLATED (named, with its witness)
+ 4    a requirement of the check not met              INCONCLUSIVE (named)
+ 5    a deciding item undecided                       INCONCLUSIVE (named)
+ 6    a deciding item evaluated on zero points        INCONCLUSIVE (named)
+ 7    no deciding item at all                         INCONCLUSIVE (informative items only)
+ 8    otherwise                                       HOLDS
+====  ==============================================  ===============================
+
+Certainty. A HOLDS is ``certified`` when every deciding item was decided by exact arithmetic or
+enclosures of enclosed values (``Evidence.enclosed``: False for numbers that carry no rigorous
+error bound, such as an integrator's output) and the outcome states no ``range``; a VIOLATED is
+``certified`` when one failing item is. Everything else that decides is ``evidence``, over the
+``range`` the outcome states (e.g. "‖p‖ ≤ 10⁴"). No check sets a verdict by hand: NOT_APPLICABLE
+comes from a hypothesis, VIOLATED from a failing item (its witness in the item's note).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from fractions import Fraction
+
+from flint import arb
+
+from verify.numbers.precision import to_arb, to_decimal_string
+
+HOLDS, VIOLATED, INCONCLUSIVE, NOT_APPLICABLE = "HOLDS", "VIOLATED", "INCONCLUSIVE", "NOT_APPLICABLE"
+CERTIFIED, EVIDENCE = "certified", "evidence"
+RELATIONS = ("<", "<=", ">", ">=", "==", "~")
+
+
+@dataclass
+class Hypothesis:
+    """A hypothesis of the claim checked on the data: ``met`` True, False, or None (undecided)."""
+
+    name: str
+    met: bool | None
+    detail: str = ""
+
+    def to_json(self) -> dict:
+        return {"name": self.name, "met": None if self.met is None else bool(self.met), "detail": self.detail}
+
+
+@dataclass(frozen=True)
+class Decision:
+    """The answer of a declared rule (``verify.claims.rules``): True, False or None, and why."""
+
+    holds: bool | None
+    rule: str
+    detail: str = ""
+
+
+def _is_exact(x) -> bool:
+    return isinstance(x, (int, Fraction)) and not isinstance(x, bool)
+
+
+def _as_arb(x):
+    if isinstance(x, arb):
+        return x
+    if isinstance(x, (int, Fraction)) and not isinstance(x, bool):
+        return to_arb(x)
+    if isinstance(x, float):
+        return arb(x)  # a plotting-grade figure: its comparisons are never certified (see Evidence.certified)
+    raise TypeError(f"cannot compare a {type(x).__name__} by enclosures")
+
+
+_EXACT = {"<": lambda a, b: a < b, "<=": lambda a, b: a <= b, ">": lambda a, b: a > b,
+          ">=": lambda a, b: a >= b, "==": lambda a, b: a == b}
+
+
+def compare(value, relation: str, bound, residual: bool = False) -> tuple[bool | None, str]:
+    """Decide ``value relation bound``: (True/False/None, how: 'exact' | 'enclosure').
+
+    Exact numbers (int, Fraction) and booleans compare exactly. Balls compare only when certain.
+    A ``residual`` (a deviation that should be ~0) is ``|value| relation bound`` on the enclosure:
+    it holds when the upper end is below the bound and fails only when the lower end is above it."""
+    if isinstance(value, bool) or isinstance(bound, bool):
+        if relation != "==" or not isinstance(value, bool) or not isinstance(bound, bool):
+            raise TypeError("booleans compare only with '==' against a boolean")
+        return value == bound, "exact"
+    if residual:
+        if relation not in ("<", "<="):
+            raise ValueError("a residual compares with '<' or '<='")
+        if _is_exact(value) and _is_exact(bound):
+            return _EXACT[relation](abs(Fraction(value)), Fraction(bound)), "exact"
+        v, b = abs(_as_arb(value)), _as_arb(bound)
+        up, lo = arb(v.upper()), arb(v.lower())
+        if (up <= b) if relation == "<=" else (up < b):
+            return True, "enclosure"
+        if (lo > b) if relation == "<=" else (lo >= b):
+            return False, "enclosure"
+        return None, "enclosure"
+    if _is_exact(value) and _is_exact(bound):
+        return _EXACT[relation](Fraction(value), Fraction(bound)), "exact"
+    a, b = _as_arb(value), _as_arb(bound)
+    yes = {"<": a < b, "<=": a <= b, ">": a > b, ">=": a >= b, "==": a == b}[relation]
+    no = {"<": a >= b, "<=": a > b, ">": a <= b, ">=": a < b, "==": a != b}[relation]
+    return (True if yes else False if no else None), "enclosure"
+
+
+def margin_of(value, relation: str, bound):
+    """bound − value for ≤/<, value − bound for ≥/>, |value − bound| for == (None for booleans)."""
+    if relation == "~" or value is None or bound is None or isinstance(value, (bool, str)) \
+            or isinstance(bound, (bool, str)):
+        return None
+    if _is_exact(value) and _is_exact(bound):
+        a, b = Fraction(value), Fraction(bound)
+    else:
+        a, b = _as_arb(value), _as_arb(bound)
+    if relation in ("<", "<="):
+        return b - a
+    if relation in (">", ">="):
+        return a - b
+    return abs(a - b)
+
+
+@dataclass
+class Coverage:
+    """Counts of a comparison decided at many points (a ``Tally``)."""
+
+    points: int = 0
+    holds: int = 0
+    undecided: int = 0
+    violated: int = 0
+    worst_at: str = ""
+    first_violation: str = ""
+    first_undecided: str = ""
+
+    def decision(self) -> bool | None:
+        if self.violated:
+            return False
+        if self.undecided or not self.points:
+            return None
+        return True
+
+    def describe(self) -> str:
+        s = f"{self.points} point(s): {self.holds} certified, {self.undecided} undecided, {self.violated} violated"
+        if self.first_violation:
+            s += f"; first violation at {self.first_violation}"
+        elif self.first_undecided:
+            s += f"; first undecided at {self.first_undecided}"
+        return s
+
+    def to_json(self) -> dict:
+        return {"points": self.points, "holds": self.holds, "undecided": self.undecided, "violated": self.violated,
+                "worst_at": self.worst_at or None, "first_violation": self.first_violation or None,
+                "first_undecided": self.first_undecided or None}
+
+
+@dataclass
+class Evidence:
+    """One figure: ``value relation bound`` (deciding) or an informative figure (relation "~").
+
+    ``rule``: decided by a declared rule (``verify.claims.rules``) instead of a comparison.
+    ``coverage``: decided point by point (built by ``Tally.evidence``); ``value`` is the worst point's.
+    ``residual``: a deviation that should be ~0, compared through its enclosure's ends; the report
+    shows the enclosure's upper end. ``enclosed``: False when the value carries no rigorous error
+    bound (integrator output, a float fit): a decision on it is evidence, not a certificate."""
+
+    quantity: str
+    value: object
+    relation: str = "~"
+    bound: object = None
+    note: str = ""
+    residual: bool = False
+    rule: Decision | None = None
+    coverage: Coverage | None = None
+    enclosed: bool = True
+    stable_digits: int | None = None
+    holds: bool | None = None  # LEGACY override, counted as an undeclared rule; removed once every claim uses rules
+
+    def __post_init__(self):
+        if self.relation not in RELATIONS:
+            raise ValueError(f"unknown relation {self.relation!r}")
+        self._ball = None
+        if self.residual and isinstance(self.value, arb):
+            self._ball = self.value  # decisions use the enclosure; the report shows the upper end of |value|
+            self.value = abs(self.value).upper()
+        if self.holds is not None and self.rule is None:
+            self.rule = Decision(bool(self.holds), "legacy override")
+
+    @property
+    def informative(self) -> bool:
+        return self.relation == "~" and self.rule is None and self.coverage is None
+
+    def decide(self) -> bool | None:
+        return self._decided()[0]
+
+    def decided_by(self) -> str | None:
+        return self._decided()[1]
+
+    def _decided(self):
+        if self.rule is not None:
+            return self.rule.holds, f"rule: {self.rule.rule}"
+        if self.coverage is not None:
+            return self.coverage.decision(), "tally"
+        if self.relation == "~":
+            return None, None
+        value = self._ball if self._ball is not None else self.value
+        return compare(value, self.relation, self.bound, self.residual)
+
+    @property
+    def certified(self) -> bool:
+        """Decided (either way) by exact arithmetic or enclosures of enclosed values."""
+        d, how = self._decided()
+        floats = isinstance(self.value, float) or isinstance(self.bound, float)
+        return d is not None and how in ("exact", "enclosure", "tally") and self.enclosed and not floats
+
+    def margin(self):
+        return margin_of(self.value, self.relation, self.bound)
+
+    def to_json(self, digits: int) -> dict:
+        margin = self.margin()
+        d, how = self._decided()
+        out = {
+            "quantity": self.quantity,
+            "value": _fmt(self.value, digits),
+            "relation": self.relation,
+            "bound": _fmt(self.bound, digits) if self.bound is not None else None,
+            "margin": _fmt(margin, digits) if margin is not None else None,
+            "stable_digits": self.stable_digits,
+            "holds": d,
+            "decides": not self.informative,
+            "decided_by": how,
+            "certified": self.certified,
+        }
+        if self.coverage is not None:
+            out["coverage"] = self.coverage.to_json()
+        if self.note:
+            out["note"] = self.note
+        return out
+
+
+def _fmt(x, digits: int):
+    if x is None:
+        return None
+    if isinstance(x, (bool, str)):
+        return x
+    if isinstance(x, float):
+        return repr(x)
+    return to_decimal_string(x, digits)
+
+
+class Tally:
+    """One comparison decided at every point it is evaluated: "for all probe points p, f(p) ≤ b".
+
+    ``add`` decides one point (exactly or by enclosures) and counts it; ``evidence`` is the deciding
+    item — VIOLATED if any point certainly fails (the first is named), undecided if any point could
+    not be decided or none was evaluated, else holds. Its value is the worst point's (smallest
+    margin by midpoint), so the report shows the tightest case, and every point is counted."""
+
+    def __init__(self, quantity: str, relation: str, bound=None, residual: bool = False):
+        if relation == "~":
+            raise ValueError("a Tally decides: give it a relation")
+        self.quantity, self.relation, self.bound, self.residual = quantity, relation, bound, residual
+        self.coverage = Coverage()
+        self.worst_value, self._worst_key, self.worst_bound = None, None, None
+
+    def add(self, value, where: str = "", bound=None) -> bool | None:
+        b = self.bound if bound is None else bound
+        d, _ = compare(value, self.relation, b, self.residual)
+        c = self.coverage
+        c.points += 1
+        if d is True:
+            c.holds += 1
+        elif d is False:
+            c.violated += 1
+            c.first_violation = c.first_violation or where or f"point {c.points}"
+        else:
+            c.undecided += 1
+            c.first_undecided = c.first_undecided or where or f"point {c.points}"
+        v = abs(_as_arb(value)).upper() if self.residual and not isinstance(value, bool) else value
+        m = margin_of(v, self.relation, b)
+        key = (0 if d is False else 1 if d is None else 2, _mid(m))
+        if self._worst_key is None or key < self._worst_key:
+            self._worst_key, self.worst_value, self.worst_bound = key, v, b
+            c.worst_at = where
+        return d
+
+    def extend(self, values, where=None):
+        for k, v in enumerate(values):
+            self.add(v, where(k) if where else "")
+
+    def evidence(self, note: str = "", enclosed: bool = True) -> Evidence:
+        c = self.coverage
+        text = c.describe() + (f"; tightest at {c.worst_at}" if c.worst_at and not c.first_violation else "")
+        return Evidence(self.quantity, self.worst_value if c.points else None, self.relation,
+                        self.worst_bound if c.points else self.bound, note=(note + "; " if note else "") + text,
+                        coverage=c, enclosed=enclosed)
+
+
+def _mid(m) -> float:
+    if m is None:
+        return 0.0
+    try:
+        x = float(m.mid()) if isinstance(m, arb) else float(m)
+    except (OverflowError, ValueError):
+        return 0.0
+    return x if x == x else 0.0
+
+
+@dataclass
+class Decided:
+    """A decided outcome: the verdict, its certainty (HOLDS/VIOLATED only), and the named reasons."""
+
+    verdict: str
+    certainty: str | None
+    reasons: list
+
+
+@dataclass
+class Outcome:
+    """What a check returns for one dataset (see the module docstring for how it is decided)."""
+
+    hypotheses: list = field(default_factory=list)
+    evidence: list = field(default_factory=list)
+    notes: list = field(default_factory=list)
+    figures: list = field(default_factory=list)
+    requirements: list = field(default_factory=list)  # Hypothesis-like: conditions of the check itself
+    range: str | None = None  # how far an asymptotic / existential conclusion was computed
+    verdict: str | None = None  # LEGACY: a check that set INCONCLUSIVE by hand; removed with the last such check
+
+    def require(self, name: str, met: bool, detail: str = "") -> bool:
+        """A condition of the check itself (a budget reached, a range covered, a witness found):
+        when it is not met the verdict is INCONCLUSIVE naming it (unless something certainly failed)."""
+        self.requirements.append(Hypothesis(name, bool(met), detail))
+        return bool(met)
+
+    def add(self, *items) -> None:
+        self.evidence.extend(items)
+
+    def applicable(self) -> bool:
+        """True when every hypothesis so far is met (a check stops when it is False)."""
+        return all(h.met is True for h in self.hypotheses)
+
+    def decide(self) -> str:
+        """The verdict (see ``decision`` for its certainty and reasons)."""
+        return self.decision().verdict
+
+    def decision(self) -> Decided:
+        bad = [h for h in self.hypotheses if h.met is False]
+        if bad:
+            return Decided(NOT_APPLICABLE, None, [f"hypothesis not met: {h.name}" for h in bad])
+        unknown = [h for h in self.hypotheses if h.met is None]
+        if unknown:
+            return Decided(INCONCLUSIVE, None, [f"hypothesis undecided: {h.name}" for h in unknown])
+        if self.verdict == INCONCLUSIVE:  # LEGACY: a check that set its verdict by hand
+            return Decided(INCONCLUSIVE, None, ["the check marked its result undecided (see the notes)"])
+        deciding = [e for e in self.evidence if not e.informative]
+        failed = [e for e in deciding if e.decide() is False]
+        if failed:
+            certainty = CERTIFIED if any(e.certified for e in failed) else EVIDENCE
+            return Decided(VIOLATED, certainty, [f"fails: {e.quantity}" + (f" ({e.note})" if e.note else "")
+                                                 for e in failed])
+        reasons = [f"requirement not met: {r.name}" + (f" ({r.detail})" if r.detail else "")
+                   for r in self.requirements if not r.met]
+        if getattr(self, "undecided", False):  # LEGACY: mark_undecided
+            reasons.append("the check marked its result undecided (see the notes)")
+        for e in deciding:
+            if e.coverage is not None and e.coverage.points == 0:
+                reasons.append(f"evaluated on zero points: {e.quantity}")
+            elif e.decide() is None:
+                reasons.append(f"undecided: {e.quantity}")
+        if not deciding:
+            reasons.append("no deciding evidence: the conclusion rests on informative items only")
+        if reasons:
+            return Decided(INCONCLUSIVE, None, reasons)
+        certified = all(e.certified for e in deciding) and self.range is None
+        return Decided(HOLDS, CERTIFIED if certified else EVIDENCE, [])
