@@ -60,8 +60,9 @@ class Precision:
 
     @property
     def tolerance(self) -> arb:
-        """10^-(dps − guard): the threshold an identity's deviation must stay below (design.md)."""
-        return arb(10) ** (-(self.dps - self.guard))
+        """10^-dps: an identity holds to the working precision when its deviation stays below this
+        (the guard digits absorb the rounding of the computation; docs/contract.md)."""
+        return arb(10) ** (-self.dps)
 
     def higher(self) -> "Precision":
         """The precision used to recompute a verdict and count its stable digits."""
