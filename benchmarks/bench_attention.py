@@ -13,10 +13,12 @@ Compared, in the same run and on the same data:
 * ``float64``   — numpy, vectorised over all sequences, the same cancellation-free formula
                   (max-shifted softmax, md = Σ_{t≠r} s_t(γ_t − γ_r), c_t = s_t(γ_t − γ_r − md),
                   logaddexp for the loss); the yardstick.
-* ``arb``       — ``verify.models.attention.LinearLogitModel.loss_grad`` as it is.
-* ``two-pass``  — ``states()`` then ``loss_value()`` + ``grad()``: the general path (also used by
-                  ``hessian``), which ``loss_grad`` fuses; its balls must overlap ``loss_grad``'s and
-                  ``loss_grad``'s must be no wider than 4× (the fused form keeps the accuracy).
+* ``arb``       — ``verify.models.attention.LinearLogitModel.loss_grad`` as it is: one evaluation of
+                  the engine's softmax terms (the code the integrators' batched mode runs too), ℓ and
+                  ℓ' from one exp.
+* ``two-pass``  — ``states()`` then ``loss_value()`` + ``grad(θ, states)``: the path the claims take
+                  (per-sequence ``SampleState`` lists, ℓ and ℓ' separately); its balls must overlap
+                  ``loss_grad``'s and ``loss_grad``'s must be no wider than 4×.
 
 Times are CPU times (``time.process_time``; robust on a shared machine), medians over ``--repeat``
 interleaved rounds of ``timeit`` loops of ≥ 0.2 s each, in µs per call; each ratio is the median of

@@ -10,12 +10,13 @@ while the solution varies on the scale ‖ψ‖, so explicit methods need O(‖�
 per decade (measured for p to 10⁴ in benchmarks/bench_flow.py: ~40 steps per decade at 30 digits,
 ~100 at 100). The stage equations are solved by Newton's method: residuals at the working precision
 from one batched gradient sweep over the stages, per-stage Jacobians from the closed-form Hessian
-in float64 (``verify.models.batched``, ``radau_solver.py``). The local error is estimated by a second solve
-with s−1 stages (order 2s−3, started from the first solution and its interpolated Jacobians) and
-kept below 10^−dps relative to max(1, ‖ψ‖). Where the flow converges to a finite stationary point
-(the arc-length flow has finite length there) the steps collapse; the point is then polished by
-Newton's method and reported (status "stationary"). Events: the run stops exactly (to the working precision) where the SVM-matching
-norm reaches ``until_norm`` or ln t reaches ``until_logt``, by a secant iteration on the last step.
+in float64 (``LinearLogitModel.sweep``, verify/models/attention.py; ``radau_solver.py``). The local
+error is estimated by a second solve with s−1 stages (order 2s−3, started from the first solution
+and its interpolated Jacobians) and kept below 10^−dps relative to max(1, ‖ψ‖). Where the flow
+converges to a finite stationary point (the arc-length flow has finite length there) the steps
+collapse; the point is then polished by Newton's method and reported (status "stationary"). Events:
+the run stops exactly (to the working precision) where the SVM-matching norm reaches ``until_norm``
+or ln t reaches ``until_logt``, by a secant iteration on the last step.
 """
 from __future__ import annotations
 
@@ -33,8 +34,7 @@ from verify.dynamics.parameterization import Parameterization, make_parameteriza
 from verify.dynamics.radau import tableau
 from verify.dynamics.trajectory import Trajectory
 from verify.errors import UsageError
-from verify.models.attention import norm2
-from verify.models.batched import Stationary
+from verify.models.attention import Stationary, norm2
 from verify.numbers.precision import working_precision
 
 

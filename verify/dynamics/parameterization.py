@@ -25,7 +25,6 @@ from flint import arb, arb_mat
 from verify.data.dataset import Dataset
 from verify.errors import UsageError
 from verify.models.attention import LinearLogitModel, norm2
-from verify.models.batched import FastModel
 from verify.numbers.precision import to_arb
 
 PARAMETERIZATIONS = ("p", "W", "KQ", "diag", "beta")
@@ -59,8 +58,6 @@ class Parameterization:
     def __init__(self, data: Dataset, loss="logistic", model: LinearLogitModel | None = None):
         self.data = data
         self.model = model or LinearLogitModel.from_dataset(data, self.base, loss)
-        kron = (data.X, data.queries()) if (self.base == "W" and model is None) else None
-        self.fast = FastModel(self.model, kron)
         self.d = data.d
 
     # ----- shapes and maps -----------------------------------------------------------------------
@@ -95,17 +92,17 @@ class Parameterization:
         return self.model.loss_value(th, st), self.pull_grad(psi, self.model.grad(th, st)), st
 
     def grad(self, psi):
-        return self.pull_grad(psi, self.fast.grad(self.theta(psi)))
+        return self.pull_grad(psi, self.model.sweep([self.theta(psi)]).grads[0])
 
     def grad_hess(self, psi):
-        g, H = self.fast.grad_hess(self.theta(psi))
+        g, H = self.model.grad_hess(self.theta(psi))
         return self.pull_grad(psi, g), self.pull_hess(psi, g, H)
 
     def grads(self, psis, jacobians: bool = False):
         """∇_ψL at each point of ``psis`` (arb midpoints) and, with ``jacobians``, float64 arrays
         (g̃, H̃) (s × dim, s × dim × dim): ∇_ψL and ∇²_ψL at each point divided by one positive scale
-        per point (``FastModel.sweep``), for Newton matrices; otherwise (grads, None, None)."""
-        sw = self.fast.sweep([self.theta(p) for p in psis], jacobians)
+        per point (``LinearLogitModel.sweep``), for Newton matrices; otherwise (grads, None, None)."""
+        sw = self.model.sweep([self.theta(p) for p in psis], jacobians)
         pulled = (self.pull_grad(p, g) for p, g in zip(psis, sw.grads))
         grads = [arb_mat(1, len(g), g).mid().entries() for g in pulled]
         if not jacobians:

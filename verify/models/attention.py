@@ -1,4 +1,4 @@
-"""Softmax-attention models, their losses, gradients and Hessians at the working precision.
+"""Softmax-attention models: loss, gradient and Hessian, one engine for the claims and the integrators.
 
 Every model of the three papers has logits that are linear in a parameter vector θ:
 
@@ -10,20 +10,40 @@ so one engine, ``LinearLogitModel``, computes L(θ) = (1/n) Σ_i ℓ(φ_i), φ_i
 γ_it = Y_i vᵀ x_it. The factorised parameterisations (K,Q) and diagonal (k,q) sit on top
 (``verify.dynamics.parameterization``) and pull the θ-gradient back by the chain rule.
 
-Stability (mmts spec §1.4; never 1 − s for s ≈ 1): per sequence let r = argmax_t a_it,
-dev_t = γ_t − γ_r (exact data), s_t = e^{a_t − a_r}/Σ_u e^{a_u − a_r}, md = Σ_{t≠r} s_t dev_t, so
-φ = γ_r + md and c_t := s_t(γ_t − φ) = s_t(dev_t − md), c_r = −s_r·md. Then
-∇L = (1/n) Σ_i ℓ'(φ_i) F_iᵀ c_i and ∇²L = (1/n) Σ_i [ℓ''(φ_i) g_i g_iᵀ + ℓ'(φ_i) F_iᵀ J_i F_i] with
-g_i = F_iᵀ c_i, J = diag(c) − c sᵀ − s cᵀ. Excess loss: δ_i = Σ_{t≠opt} s_t(γ_opt − γ_t) (a sum of
-nonnegative terms) and L − L⋆ = (1/n) Σ_i [ℓ(γ_opt − δ_i) − ℓ(γ_opt)] via expm1/log1p. arb has an
-unbounded exponent, so softmax weights of e^{−10⁶} stay exact in relative terms.
+The formulas (stable: never 1 − s for s ≈ 1). Per sequence let r = argmax_t a_t (the first maximum;
+with balls a later logit wins only if certainly larger), dev_t = γ_t − γ_r (from the exact scores: 0
+exactly at t = r and for equal scores), s_t = e^{a_t − a_r}/Σ_u e^{a_u − a_r} (e^0 = 1 exactly at r),
+md = Σ_t s_t dev_t, so φ = γ_r + md and c_t := s_t(γ_t − φ) = s_t(dev_t − md). Then, with
+w_it = ℓ'(φ_i) c_it, g_i = F_iᵀc_i and m_i = F_iᵀs_i,
+
+    n·∇L  = Σ_it w_it F_it,
+    n·∇²L = Σ_it w_it F_it F_itᵀ + Σ_i (g_i a_iᵀ + a_i g_iᵀ),   a_i = ½ℓ''(φ_i) g_i − ℓ'(φ_i) m_i
+
+(= Σ_i ℓ''g_i g_iᵀ + ℓ'F_iᵀ(diag c_i − c_i s_iᵀ − s_i c_iᵀ)F_i). Excess loss: δ_i = Σ_{t≠opt} s_t(γ_opt − γ_t)
+(a sum of nonnegative terms) and L − L⋆ = (1/n) Σ_i [ℓ(γ_opt − δ_i) − ℓ(γ_opt)] via expm1/log1p. arb
+has an unbounded exponent, so softmax weights of e^{−10⁶} stay exact in relative terms.
+
+One implementation (``terms``, ``_weights``, ``_gradients``, ``_hessian``) with two modes. Any number
+of points go through together: one matrix product for the logits of all of them, element-wise arb
+operations on numpy object arrays (one row per point and sequence, looped in C), one product for
+the gradients.
+
+* balls (``states``, ``grad``, ``loss_grad``, ``hessian``, ``excess``; one point, what the claims
+  use): θ, the features and the scores carry their radii, so every figure is an enclosure.
+* midpoints (``sweep``, ``grad_hess``; s points, what the integrators of verify.dynamics use):
+  the logits and score tables enter as midpoints and the gradients leave as midpoints (the
+  integrators control their error by estimates). ``sweep(..., jacobians=True)`` also gives ∇L and
+  ∇²L in float64 for the Newton matrices: the same expression evaluated with w scaled by 1/(n‖∇L‖)
+  and ℓ'' folded in as ρ = ℓ''/|ℓ'|, so that every factor stays in float64 range however
+  saturated the softmax is (``_scaled_hessians``).
 """
 from __future__ import annotations
 
 from dataclasses import dataclass
 from fractions import Fraction
-from operator import mul
+from functools import cached_property
 
+import numpy as np
 from flint import arb, arb_mat
 
 from verify.data.dataset import Dataset
@@ -32,6 +52,10 @@ from verify.models.losses import Loss, get_loss
 from verify.numbers.precision import to_arb
 
 PARAMS = ("p", "W", "diag")
+
+_EXP = np.frompyfunc(arb.exp, 1, 1)
+_MID = np.frompyfunc(arb.mid, 1, 1)
+_FLOAT = np.frompyfunc(float, 1, 1)
 
 
 def features(data: Dataset, param: str):
@@ -46,6 +70,15 @@ def features(data: Dataset, param: str):
     raise UsageError(f"unknown parameterisation {param!r}; choose p, W or diag")
 
 
+class Stationary(Exception):
+    """∇L = 0 at a point: the flow does not move."""
+
+
+def floats(a: np.ndarray) -> np.ndarray:
+    """arb object array → float64 midpoints (e^{−10⁶}-sized values become 0.0)."""
+    return _FLOAT(a).astype(float) if a.size else np.zeros(a.shape)
+
+
 @dataclass
 class SampleState:
     """The softmax state of one sequence at θ."""
@@ -57,16 +90,62 @@ class SampleState:
     c: list  # c_t = s_t (γ_t − φ)
 
 
-class LinearLogitModel:
-    """L(θ) = (1/n) Σ_i ℓ(γ_iᵀ S(F_i θ)) at the current working precision."""
+@dataclass
+class Terms:
+    """Softmax terms of s points, one row per (point k, sequence i), row k·n + i: object arrays of arb."""
 
-    def __init__(self, feats, scores, loss: Loss | str = "logistic", opt=None):
+    n: int
+    R: np.ndarray  # (s·n,) pivot r = argmax_t a_t (ints)
+    S: np.ndarray  # (s·n, T) s_t
+    C: np.ndarray  # (s·n, T) c_t
+    md: np.ndarray  # (s·n,)
+    phi: np.ndarray  # (s·n,) φ = γ_r + md
+
+    @classmethod
+    def of_states(cls, states) -> "Terms":
+        """One point's terms from its ``SampleState`` list."""
+        n, T = len(states), len(states[0].c)
+
+        def rows(values, width):
+            return np.fromiter(values, dtype=object, count=n * width).reshape(n, width)
+
+        return cls(n, np.array([st.r for st in states]), rows([x for st in states for x in st.s], T),
+                   rows([x for st in states for x in st.c], T), rows([st.md for st in states], 1)[:, 0],
+                   rows([st.phi for st in states], 1)[:, 0])
+
+    def states(self, k: int = 0) -> list[SampleState]:
+        """The terms of point k as one ``SampleState`` per sequence."""
+        a, b = k * self.n, (k + 1) * self.n
+        return [SampleState(*x) for x in zip(self.R[a:b].tolist(), self.S[a:b].tolist(), self.md[a:b].tolist(),
+                                             self.phi[a:b].tolist(), self.C[a:b].tolist())]
+
+
+@dataclass
+class Sweep:
+    """∇_θL at s points (arb, to the working precision) and, when asked for, float64 copies scaled
+    by the gradient norm: ``g_float[k] = ∇L/‖∇L‖``, ``H_float[k] = ∇²L/‖∇L‖`` (the scale cancels
+    in the arc-length Jacobian; unscaled, e^{−10⁴}-sized values would underflow float64)."""
+
+    grads: list  # midpoints (exact arbs)
+    g_float: np.ndarray | None = None
+    H_float: np.ndarray | None = None
+
+
+class LinearLogitModel:
+    """L(θ) = (1/n) Σ_i ℓ(γ_iᵀ S(F_i θ)) at the current working precision.
+
+    ``kron = (X, Z)`` declares the W structure F_it = x_it ⊗ z_i (row-major; ``from_dataset`` does so
+    for ``W``), which turns Σ_k w_k F_k F_kᵀ into Σ_i (X_iᵀ diag(w_i) X_i) ⊗ z_i z_iᵀ (cheaper for d²
+    parameters)."""
+
+    def __init__(self, feats, scores, loss: Loss | str = "logistic", opt=None, kron=None):
         self.loss = get_loss(loss)
         self.n = len(feats)
         self.T = len(feats[0])
         self.D = len(feats[0][0])
         self._exact_feats = feats
         self._exact_scores = scores
+        self._kron = kron
         self.F = [[[to_arb(x) for x in row] for row in seq] for seq in feats]
         self.gamma = [[to_arb(x) for x in row] for row in scores]
         rows = [row for seq in self.F for row in seq]
@@ -78,17 +157,157 @@ class LinearLogitModel:
         # exact score gaps γ_opt − γ_t (≥ 0) for the excess loss
         self._gap = [[to_arb(g[o] - g[t]) for t in range(self.T)] for g, o in zip(scores, self.opt)]
         self._gopt = [to_arb(g[o]) for g, o in zip(scores, self.opt)]
-        # exact γ_t − γ_r for every possible argmax r (one rounding each; 0 exactly at t = r)
-        self._dev = [[[to_arb(g[t] - g[r]) for t in range(self.T)] for r in range(self.T)] for g in scores]
-        self._one = arb(1)
+        # row i·T + r: γ_it − γ_ir (t = 0..T−1) from the exact scores for every possible argmax r (one
+        # rounding each; 0 exactly at t = r and for equal scores); γ flat, entry i·T + r
+        n, T = self.n, self.T
+        self._dev_rows = np.fromiter([to_arb(g[t] - g[r]) for g in scores for r in range(T) for t in range(T)],
+                                     dtype=object, count=n * T * T).reshape(n * T, T)
+        self._gamma_flat = np.fromiter([x for row in self.gamma for x in row], dtype=object, count=n * T)
+        self._zero = arb(0)
+        self._rows = {}
+        self._d1 = np.frompyfunc(self.loss.d1, 1, 1)
+        self._d2 = np.frompyfunc(self.loss.d2, 1, 1)
+        self._value_d1 = np.frompyfunc(self.loss.value_d1, 1, 2)
 
     @classmethod
     def from_dataset(cls, data: Dataset, param: str = "p", loss: Loss | str = "logistic") -> "LinearLogitModel":
         opts = data.optimal_tokens()
         opt = tuple(o[0] for o in opts)
-        return cls(features(data, param), data.scores, loss, opt=opt)
+        kron = (data.X, data.queries()) if param == "W" else None
+        return cls(features(data, param), data.scores, loss, opt=opt, kron=kron)
 
-    # ----- core ---------------------------------------------------------------------------------
+    # ----- the softmax terms of s points (the one implementation of the formulas) ---------------
+    def terms(self, thetas, balls: bool = True) -> Terms:
+        """s_t, c_t, md, φ of every sequence at each point of ``thetas``; ``balls=False`` evaluates
+        at the midpoints of θ, the logits and the scores (the integrators' mode)."""
+        n, T, D, s = self.n, self.T, self.D, len(thetas)
+        P = arb_mat(s, D, [_arb(x) for th in thetas for x in _entries(th)]) * self._FallT  # s × nT: logits
+        if balls:
+            dev, gamma = self._dev_rows, self._gamma_flat
+        else:
+            P, dev, gamma = P.mid(), self._dev_rows_mid, self._gamma_flat_mid
+        A = np.fromiter(P.entries(), dtype=object, count=s * n * T).reshape(s * n, T)
+        rows, first = self._row_index(s)
+        R = A.argmax(axis=1)  # the first maximum; a ball replaces it only if certainly larger
+        X = np.subtract(A, A[rows, R][:, None], out=A)
+        X[rows, R] = self._zero  # e^0 = 1 exactly (with balls a_r − a_r is a ball around 0)
+        E = _EXP(X)
+        S = np.divide(E, E.sum(axis=1)[:, None], out=E)
+        q = first + R  # row of (sequence, pivot) in the tables
+        DV = dev[q]  # γ_t − γ_r
+        md = (S * DV).sum(axis=1)  # the t = r term is s_r·0 = 0 exactly
+        C = np.multiply(S, np.subtract(DV, md[:, None], out=DV), out=DV)
+        return Terms(n, R, S, C, md, gamma[q] + md)
+
+    def _row_index(self, s: int):
+        """(row numbers, first table row of each row's sequence) for s points, cached."""
+        out = self._rows.get(s)
+        if out is None:
+            rows = np.arange(s * self.n)
+            out = self._rows[s] = (rows, (rows % self.n) * self.T)
+        return out
+
+    def _weights(self, tm: Terms, lp=None):
+        """(ℓ'(φ), w_t = ℓ'(φ) c_t) for every row (``lp``: ℓ'(φ) when already at hand)."""
+        lp = self._d1(tm.phi) if lp is None else lp
+        return lp, lp[:, None] * tm.C
+
+    def _gradients(self, W, balls: bool = True) -> list:
+        """∇L = (1/n) Fᵀw at each point (as lists; midpoints unless ``balls``); W: the (s·n, T) weights
+        or one point's as a flat list."""
+        n, T, D = self.n, self.T, self.D
+        w = W.ravel().tolist() if isinstance(W, np.ndarray) else W
+        s = len(w) // (n * T)
+        G = arb_mat(s, n * T, w) * self._Fall
+        E = [x / n for x in G.entries()] if balls else (G / n).mid().entries()  # the same rounding
+        return [E[k * D:(k + 1) * D] for k in range(s)]
+
+    def _hessian(self, tm: Terms, lp: np.ndarray, W: np.ndarray, k: int = 0) -> arb_mat:
+        """∇²L at point k (arb): (Σ_t w_t F_t F_tᵀ + Σ_i g_i a_iᵀ + a_i g_iᵀ)/n."""
+        n, T, D = self.n, self.T, self.D
+        w = W[k * n:(k + 1) * n].ravel().tolist()
+        if self._kron is None:  # Σ_k w_k F_k F_kᵀ as one product with the tabulated outer products
+            H = arb_mat(D, D, (self._outer * arb_mat(len(w), 1, w)).entries())
+        else:
+            d, Xs, Q, perm = self._kron_tables
+            P = []
+            for i, Xi in enumerate(Xs):
+                wi = w[i * T:(i + 1) * T]
+                WX = arb_mat(T, d, [wi[t] * Xi[t, a] for t in range(T) for a in range(d)])
+                P.append((Xi.transpose() * WX).entries())
+            R = (arb_mat(n, d * d, [x for row in P for x in row]).transpose() * Q).entries()
+            H = arb_mat(D, D, [R[j] for j in perm])
+        Gcols, Acols = [], []
+        for i in range(n):
+            j = k * n + i
+            gi = (self._FT[i] * arb_mat(T, 1, tm.C[j].tolist())).entries()
+            mi = (self._FT[i] * arb_mat(T, 1, tm.S[j].tolist())).entries()
+            half2 = self.loss.d2(tm.phi[j]) / 2
+            Gcols.extend(gi)
+            Acols.extend([half2 * a - lp[j] * b for a, b in zip(gi, mi)])
+        X = arb_mat(n, D, Gcols).transpose() * arb_mat(n, D, Acols)
+        return (H + X + X.transpose()) / n
+
+    def _scaled_hessians(self, tm: Terms, lp: np.ndarray, W: np.ndarray, grads):
+        """The same ∇²L (and ∇L) in float64 at every point, divided by ‖∇L‖: with w̃ = w/(n‖∇L‖),
+        U_i = −F_iᵀw̃_i = −ℓ'_i g_i/(n‖∇L‖) and V_i = F_iᵀ(½ρ_i c_i + s_i) = −a_i/ℓ'_i, ρ_i = ℓ''_i/|ℓ'_i|
+        (ℓ' < 0: the losses decrease), the low-rank part is Σ_i U_iV_iᵀ + V_iU_iᵀ."""
+        n, T, s = self.n, self.T, len(grads)
+        gn = [norm2(g) for g in grads]
+        if any(not x > 0 for x in gn):
+            raise Stationary("∇L = 0 at a stage point")
+        scale = np.repeat(np.array([1 / (n * x) for x in gn], dtype=object), n)
+        Wf = floats(W * scale[:, None]).reshape(s, n, T)
+        rho = floats(self._d2(tm.phi) / (-lp))  # (s·n,)
+        Vc = (0.5 * rho[:, None] * floats(tm.C) + floats(tm.S)).reshape(s, n, T)
+        F = self._F_float
+        H = np.einsum("sit,itab->sab", Wf, self._FF_float)
+        U = -np.einsum("sit,ita->sia", Wf, F)
+        V = np.einsum("sit,ita->sia", Vc, F)
+        X = np.einsum("sia,sib->sab", U, V)
+        H += X + X.transpose(0, 2, 1)
+        return np.einsum("sit,ita->sa", Wf, F), H
+
+    # ----- tables, built on first use ------------------------------------------------------------
+    @cached_property
+    def _dev_rows_mid(self):
+        return _MID(self._dev_rows)
+
+    @cached_property
+    def _gamma_flat_mid(self):
+        return _MID(self._gamma_flat)
+
+    @cached_property
+    def _FT(self):
+        return [arb_mat(Fi).transpose() for Fi in self.F]  # per-sequence F_iᵀ (D × T)
+
+    @cached_property
+    def _outer(self):
+        rows = [row for seq in self.F for row in seq]  # F_k F_kᵀ as columns (D² × nT, row-major in D²)
+        D = self.D
+        return arb_mat(D * D, len(rows), [rows[k][a] * rows[k][b] for a in range(D) for b in range(D)
+                                          for k in range(len(rows))])
+
+    @cached_property
+    def _kron_tables(self):
+        X, Z = self._kron
+        d = len(Z[0])
+        Xs = [arb_mat([[to_arb(v) for v in x] for x in seq]) for seq in X]
+        Q = arb_mat(self.n, d * d, [to_arb(a * b) for z in Z for a in z for b in z])
+        # H[(a,b),(c,e)] = R[(a,c),(b,e)] with R = P·Q, P[(a,c), i] = (XᵀWX)_i[a,c], Q[i,(b,e)] = z_b z_e
+        perm = [(a * d + c) * d * d + (b * d + e)
+                for a in range(d) for b in range(d) for c in range(d) for e in range(d)]
+        return d, Xs, Q, perm
+
+    @cached_property
+    def _F_float(self):
+        return np.array([[[float(x) for x in row] for row in seq] for seq in self.F]).reshape(self.n, self.T, self.D)
+
+    @cached_property
+    def _FF_float(self):
+        return np.einsum("ita,itb->itab", self._F_float, self._F_float)
+
+    # ----- one point, balls (the claims) ---------------------------------------------------------
     def logits(self, theta) -> list[list[arb]]:
         th = theta if isinstance(theta, arb_mat) else arb_mat(self.D, 1, [to_arb(x) for x in theta])
         a = self._Fall * th
@@ -96,71 +315,44 @@ class LinearLogitModel:
         return [[a[i * T + t, 0] for t in range(T)] for i in range(self.n)]
 
     def states(self, theta) -> list[SampleState]:
-        out = []
-        for i, (a, g) in enumerate(zip(self.logits(theta), self.gamma)):
-            r = max(range(self.T), key=lambda t: a[t].mid())
-            ar, gr = a[r], g[r]
-            dev = self._dev[i][r]  # γ_t − γ_r from the exact scores: equal scores give exactly 0
-            e = [(a[t] - ar).exp() if t != r else arb(1) for t in range(self.T)]
-            Z = sum(e[1:], e[0])
-            s = [x / Z for x in e]
-            md = sum((s[t] * dev[t] for t in range(self.T) if t != r), arb(0))
-            c = [s[t] * (dev[t] - md) if t != r else -s[r] * md for t in range(self.T)]
-            out.append(SampleState(r, s, md, gr + md, c))
-        return out
+        return self.terms([theta]).states()
 
     def loss_value(self, theta, states=None) -> arb:
         states = states or self.states(theta)
         return sum((self.loss.value(st.phi) for st in states), arb(0)) / self.n
 
     def grad(self, theta, states=None) -> list[arb]:
-        states = states or self.states(theta)
-        w = []
-        for st in states:
-            lp = self.loss.d1(st.phi)
-            w.extend(lp * ct for ct in st.c)
-        G = self._FallT * arb_mat([[x] for x in w])
-        return [G[j, 0] / self.n for j in range(self.D)]
+        if states is None:
+            return self._gradients(self._weights(self.terms([theta]))[1])[0]
+        d1 = self.loss.d1  # the weights w_t = ℓ'(φ) c_t of ``_weights``, on the given states' lists
+        return self._gradients([lp * ct for st in states for lp in (d1(st.phi),) for ct in st.c])[0]
 
     def loss_grad(self, theta):
-        """(L, ∇L) in one pass: the formulas of ``states``/``grad`` with fewer arb operations —
-        no softmax vector (one 1/Z per sequence, c_t = (e_t/Z)(dev_t − md)), ℓ'/Z folded into the
-        weights, ℓ and ℓ' from one exp, C-level sum/map/max, arb_mat built from flat lists.
-        (benchmarks/bench_attention.py: 1.35–1.5× faster than states()+grad() at 30–100 digits.)"""
-        n, T, D = self.n, self.T, self.D
-        th = theta if isinstance(theta, arb_mat) else arb_mat(D, 1, [to_arb(x) for x in theta])
-        a = (self._Fall * th).entries()
-        one, value_d1 = self._one, self.loss.value_d1
-        w = []
-        total = arb(0)
-        for i in range(n):
-            ai = a[i * T:(i + 1) * T]
-            ar = max(ai)  # arb ">" is certain-only: near-ties within the radius keep the first
-            r = ai.index(ar)
-            dev = self._dev[i][r]
-            e = [(x - ar).exp() if x is not ar else one for x in ai]
-            invZ = 1 / sum(e)
-            md = sum(map(mul, e, dev)) * invZ  # Σ_{t≠r} s_t(γ_t − γ_r): the r term is 1·0
-            v, lp = value_d1(self.gamma[i][r] + md)
-            total += v
-            k = lp * invZ
-            w.extend([(k * et) * (dt - md) for et, dt in zip(e, dev)])  # ℓ'·c_t; at t = r: −ℓ'·md/Z
-        G = self._FallT * arb_mat(n * T, 1, w)
-        return total / n, [x / n for x in G.entries()]
+        """(L, ∇L) from one evaluation of the terms (ℓ and ℓ' from one exp)."""
+        tm = self.terms([theta])
+        values, lp = self._value_d1(tm.phi)
+        return sum(values, arb(0)) / self.n, self._gradients(self._weights(tm, lp)[1])[0]
 
     def hessian(self, theta, states=None) -> arb_mat:
-        states = states or self.states(theta)
-        D, T = self.D, self.T
-        H = arb_mat(D, D)
-        for Fi, st in zip(self.F, states):
-            Fm = arb_mat(Fi)
-            g = Fm.transpose() * arb_mat([[x] for x in st.c])
-            J = arb_mat(T, T)
-            for t in range(T):
-                for u in range(T):
-                    J[t, u] = (st.c[t] if t == u else 0) - st.c[t] * st.s[u] - st.s[t] * st.c[u]
-            H += self.loss.d2(st.phi) * (g * g.transpose()) + self.loss.d1(st.phi) * (Fm.transpose() * J * Fm)
-        return H * (arb(1) / self.n)
+        tm = self.terms([theta]) if states is None else Terms.of_states(states)
+        return self._hessian(tm, *self._weights(tm))
+
+    # ----- s points, midpoints (the integrators) -------------------------------------------------
+    def sweep(self, thetas: list, jacobians: bool = False) -> Sweep:
+        """∇L at every point of ``thetas`` (midpoints); with ``jacobians`` also the scaled float64
+        Hessians and gradients."""
+        tm = self.terms(thetas, balls=False)
+        lp, W = self._weights(tm)
+        grads = self._gradients(W, balls=False)
+        if not jacobians:
+            return Sweep(grads)
+        return Sweep(grads, *self._scaled_hessians(tm, lp, W, grads))
+
+    def grad_hess(self, theta, balls: bool = False):
+        """∇L and ∇²L at one point (∇L as midpoints unless ``balls``; ∇²L in arb)."""
+        tm = self.terms([theta], balls)
+        lp, W = self._weights(tm)
+        return self._gradients(W, balls)[0], self._hessian(tm, lp, W)
 
     # ----- excess loss, L⋆ ----------------------------------------------------------------------
     def l_star(self) -> arb:
@@ -175,7 +367,7 @@ class LinearLogitModel:
         ]
 
     def excess(self, theta, states=None) -> arb:
-        """L(θ) − L⋆ without cancellation (mmts spec §1.4)."""
+        """L(θ) − L⋆ without cancellation."""
         ds = self.deltas(theta, states)
         return sum((self.loss.excess(g, dl) for g, dl in zip(self._gopt, ds)), arb(0)) / self.n
 
@@ -186,6 +378,14 @@ class LinearLogitModel:
 
     def selected(self, theta) -> tuple[int, ...]:
         return tuple(st.r for st in self.states(theta))
+
+
+def _arb(x) -> arb:
+    return x if type(x) is arb else to_arb(x)
+
+
+def _entries(theta):
+    return theta.entries() if isinstance(theta, arb_mat) else theta
 
 
 # ----- small vector helpers at the working precision (used across the engine) -------------------

@@ -88,7 +88,8 @@ def sym_spectral_norm(H: arb_mat) -> arb:
         for e in eigs[1:]:
             best = best.max(abs(e))
         if best.is_finite():
-            return best
+            fro = frobenius_upper(H)  # ‖H‖₂ ≤ ‖H‖_F: caps a wide enclosure (balls around 0)
+            return best if best.upper() <= fro else _enclose(arb(max(best.lower(), arb(0))), fro)
     except ValueError:  # arb could not isolate the spectrum (clusters): certify by LDLᵀ instead
         pass
     return _spectral_norm_ldl(H)
