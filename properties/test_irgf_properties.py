@@ -54,7 +54,8 @@ def _report(data, claim_id, verdict, allowed):
 def test_diagsep_verdicts_are_exact(data):
     with working_precision(20) as prec:
         out = hyp_diagsep.evaluate(data, prec)
-    verdict = out.decide()
+    decided = out.decision()
+    verdict = decided.verdict
     _report(data, "irgf.hyp.diagsep", verdict, ("HOLDS", "VIOLATED", "NOT_APPLICABLE"))
     res = irgf.l1_svm(data)
     if res.status == "optimal":  # a diagonal separator is a full-W separator
@@ -64,8 +65,9 @@ def test_diagsep_verdicts_are_exact(data):
     else:
         far = res.farkas
         assert far.passed and far.residual == 0 and far.rhs > 0
-    if verdict == "VIOLATED":  # premise met, separability refuted exactly
+    if verdict == "VIOLATED":  # premise met, separability refuted exactly: a certified VIOLATED
         assert res.status == "infeasible" and irgf.w_svm(data).status == "optimal"
+        assert decided.certainty == "certified"
 
 
 @settings(suppress_health_check=[HealthCheck.too_slow])
@@ -78,9 +80,12 @@ def test_lemma42_inequalities_never_fail(data, om):
         w2 = [to_arb(Fraction(w) ** 2) for w in omega0]
         wmin2 = to_arb(min(abs(Fraction(w)) for w in omega0) ** 2)
         beta_f = [2 * to_arb(x) for x in res.solution] if res.status == "optimal" else None
-        w27, w28, rhs, dev, _ = lemma42.probe_inequalities(model, data, res if res.status == "optimal" else None,
-                                                           w2, wmin2, beta_f)
-        ok = not (w27 > 0) and not (rhs >= 0) and (w28 is None or not (w28 >= 0)) and dev <= arb("1e-18")
+        (t27, t28, t29, d29), add = lemma42.proof_steps(model, data, w2, wmin2, beta_f, arb("1e-18"))
+        for k, beta in enumerate(lemma42.probe_points(data, res if res.status == "optimal" else None)):
+            add(beta, f"probe point {k}")
+        # no point certainly fails (27), (28), (29); (29)'s two forms agree to 1e-18 at every point
+        ok = not (t27.coverage.violated or t28.coverage.violated or t29.coverage.violated) \
+            and d29.coverage.decision() is True
     if not ok:
         _report(data, "irgf.lemma42", "VIOLATED", ())
 

@@ -8,7 +8,7 @@ from hypothesis import strategies as st
 
 from lemmas.mmts import lemma1
 from verify import Dataset
-from verify.models.attention import LinearLogitModel
+from verify.models.heads import HEADS, head_model
 from verify.numbers.precision import to_arb, working_precision
 
 DPS = 30
@@ -26,7 +26,7 @@ def lemma1_case(draw):
     u = [draw(small) for _ in range(d)]
     W0 = [[draw(st.fractions(min_value=-1, max_value=1, max_denominator=10)) for _ in range(d)] for _ in range(d)]
     loss = draw(st.sampled_from(["logistic", "exponential", "correlation"]))
-    head = draw(st.sampled_from(lemma1.HEADS))
+    head = draw(st.sampled_from(HEADS))
     data = Dataset.make(X=[[[str(x) for x in tok] for tok in seq] for seq in X], Y=Y, v=[str(x) for x in v],
                         u=[str(x) for x in u], name="prop")
     return data, W0, loss, head
@@ -60,10 +60,7 @@ def test_wrong_step_is_caught(case):
     u_sq = sum(x * x for x in u)
     eta0 = Fraction(1, 4)
     with working_precision(DPS) as prec:
-        if head == "linear":
-            model = LinearLogitModel(data.X, data.scores, loss)
-        else:
-            model = lemma1.HeadGradient(data.X, data, loss, head)
+        model = head_model(data.X, data, loss, head)
         d = data.d
         p0 = [to_arb(sum((W0[a][b] * u[b] for b in range(d)), Fraction(0))) for a in range(d)]
         g = model.grad(p0)

@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 
 from lemmas.mmts import lemma6
 from verify import Dataset
-from verify.geometry.smoothness import smoothness_constant
+from verify.geometry.smoothness import descent_terms, smoothness_constant
 from verify.models.attention import LinearLogitModel
 from verify.numbers.linalg import sym_spectral_norm
 from verify.numbers.precision import to_arb, working_precision
@@ -77,7 +77,7 @@ def test_descent_inequality_at_random_points(draw):
         Lp = smoothness_constant(data, "logistic").value
         eta = arb((1 / Lp).lower())
         pa = [to_arb(x) for x in p]
-        drop, half, g2, _ = lemma6.descent_terms(model, pa, eta)
+        drop, half, g2, _ = descent_terms(model, pa, eta)
         if half > arb(10) ** -(DPS // 2) * abs(model.excess(pa)):  # resolvable at this precision
             assert drop >= half, (p, drop, half)
 

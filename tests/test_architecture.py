@@ -112,7 +112,6 @@ def test_no_import_circles():
     assert cycles == []
 
 
-@pytest.mark.xfail(strict=True, reason="lemma-to-lemma imports are removed by the claim-kit rewrite (issue 13)")
 def test_no_claim_imports_another_claim():
     bad = []
     for module, path in _modules("lemmas"):

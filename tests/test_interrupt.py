@@ -11,10 +11,12 @@ import pytest
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 
-def test_sigint_exits_130_and_keeps_reports(tmp_path):
+@pytest.mark.parametrize("jobs", ["1", "2"])
+def test_sigint_exits_130_and_keeps_reports(tmp_path, jobs):
     rep = tmp_path / "rep"
     proc = subprocess.Popen([sys.executable, "-m", "verify", "all", "--paper", "mmts", "--report", str(rep),
-                             "--precision", "20"], cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+                             "--precision", "20", "--jobs", jobs], cwd=ROOT, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True)
     deadline = time.time() + 120
     while time.time() < deadline and not (rep / "index.json").exists():
         time.sleep(0.2)
@@ -31,6 +33,19 @@ def test_sigint_exits_130_and_keeps_reports(tmp_path):
         assert (rep / f"{item['claim']}.md").exists()
         json.loads((rep / f"{item['claim']}.json").read_text())
     assert not [f for f in os.listdir(rep) if f.startswith(".tmp-")], "no half-written temporary files left"
+    if jobs != "1":  # the workers are gone with the parent
+        time.sleep(1)
+        alive = subprocess.run(["pgrep", "-f", "multiprocessing.forkserver|multiprocessing.spawn"],
+                               capture_output=True, text=True).stdout.split()
+        assert not [pid for pid in alive if _parent(pid) == proc.pid], "worker processes left running"
+
+
+def _parent(pid: str) -> int:
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            return int(f.read().rsplit(")", 1)[1].split()[1])
+    except OSError:
+        return -1
 
 
 def _import_error_from_ctrl_c() -> ImportError:

@@ -8,12 +8,16 @@ from verify.numbers.precision import working_precision
 def test_holds_on_defaults():
     v = run_claim(lemma41.CLAIM, lemma41.default_datasets(), dps=20)
     assert v.verdict == "HOLDS"
+    # the GBS truncation error is not inside the balls: evidence over the times integrated
+    assert v.certainty == "evidence" and v.range == "t ≤ 4"
+    assert all(not e.enclosed and e.coverage.points == 2 * 4 for e in v.evidence)  # 2 inits × 4 times, each decided
 
 
 def test_broken_condition_4_is_violated_when_bypassed():
     with working_precision(20) as prec:
         out = lemma41.evaluate(d_seed0(), prec, break_init=True, check_hypotheses=False, times=("1/2", "1"))
     assert out.decide() == "VIOLATED"
+    assert out.decision().certainty == "evidence"
     dev = out.evidence[0].value
     assert dev > 0.01  # a different trajectory, not rounding
 

@@ -6,7 +6,12 @@ from verify.numbers.precision import working_precision
 
 
 def test_holds_on_defaults():
-    assert run_claim(lemma42.CLAIM, lemma42.default_datasets(), dps=20).verdict == "HOLDS"
+    v = run_claim(lemma42.CLAIM, lemma42.default_datasets(), dps=20)
+    assert v.verdict == "HOLDS"
+    assert v.certainty == "evidence" and v.range == "ln(‖β‖₁/p*) ≤ 10"
+    # (27) is compared with the flow's own dℒ/dt at every record, each point certified
+    ident = [e for e in v.evidence if "dℒ/dt of the flow" in e.quantity]
+    assert len(ident) == 2 and all(e.decide() is True and e.coverage.holds == e.coverage.points > 20 for e in ident)
 
 
 def test_holds_without_assumption3():
@@ -37,3 +42,15 @@ def test_wrong_constant_is_violated():
     assert out.decide() == "VIOLATED"
     with working_precision(20) as prec:
         assert lemma42.evaluate(d_seed0(), prec, omega0=[1, 2, 1, 1]).decide() == "HOLDS"
+
+
+def test_formula_27_with_the_factor_2_dropped_is_violated():
+    """The flow's dℒ/dt is −2Σ_j√(β_j²+ω₀,j⁴)(∂_jℒ)²; compared with −1·Σ… the relative deviation is
+    (−2 − (−1))/(−1) = 1 exactly at every record: a wrong (27) is caught."""
+    with working_precision(20) as prec:
+        out = lemma42.evaluate(d_seed0(), prec, rate_factor=1)
+    d = out.decision()
+    assert d.verdict == "VIOLATED" and d.certainty == "certified"
+    ident = next(e for e in out.evidence if "dℒ/dt of the flow" in e.quantity)
+    assert ident.decide() is False and ident.coverage.violated == ident.coverage.points > 0
+    assert abs(float(ident.value.mid()) - 1) < 1e-15

@@ -22,13 +22,18 @@ def test_holds_with_spec_rates():
 
 
 def test_run_claim_defaults():
-    assert run_claim(prop_kkt.CLAIM, prop_kkt.default_datasets(), dps=20).verdict == "HOLDS"
+    v = run_claim(prop_kkt.CLAIM, prop_kkt.default_datasets(), dps=20)
+    assert v.verdict == "HOLDS"
+    assert v.certainty == "evidence" and v.range == "ln(‖β‖₁/p*) ≤ 10"
+    rules_used = {e.decided_by() for e in v.evidence if e.decided_by() and e.decided_by().startswith("rule")}
+    assert any(r.startswith("rule: extrapolates to 0") for r in rules_used)
 
 
 def test_scaled_multipliers_violated():
     with working_precision(20) as prec:
         out = prop_kkt.evaluate(d_seed0(), prec, lam_transform=lambda lam: [arb("1.5") * x for x in lam])
     assert out.decide() == "VIOLATED"
+    assert _ev(out, "ε: fitted limit").decide() is False  # ε stalls: Bλ → 1.5·g, |1.5 − 1| = 1/2 on J₁
 
 
 def test_non_support_multiplier_violated():

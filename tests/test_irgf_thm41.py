@@ -32,6 +32,10 @@ def test_run_claim_defaults():
     v = run_claim(thm41.CLAIM, thm41.default_datasets(), dps=20)
     assert v.verdict == "HOLDS"
     assert v.stable_digits >= 8
+    assert v.certainty == "evidence" and v.range == "ln(‖β‖₁/p*) ≤ 10"
+    assert not any(e.decided_by() == "rule: legacy override" for e in v.evidence) and not hasattr(v.evidence[0], "holds")
+    trend = next(e for e in v.evidence if "→ 0 like µ^(−a)" in e.quantity)
+    assert trend.decided_by().startswith("rule: decays") and trend.decide() is True and not trend.enclosed
 
 
 def test_assumption3_removed_is_violated():
@@ -47,6 +51,8 @@ def test_init5_violated_is_violated():
     with working_precision(20) as prec:
         out = thm41.evaluate(d_seed0(), prec, omega0=[1, 1, 0, 1], target="6", check_hypotheses=False)
     assert out.decide() == "VIOLATED"
+    plateau = _ev(out, "dist(β/‖β‖₁, F/p*) → 0")
+    assert plateau.decide() is False and "plateau" in plateau.note  # rules.decays: PLATEAU_EXPONENT
     with working_precision(20) as prec:
         out = thm41.evaluate(d_seed0(), prec, omega0=[1, 1, 0, 1], target="6")
     assert out.decide() == "NOT_APPLICABLE"
@@ -63,6 +69,7 @@ def test_diaginf_not_applicable_names_diagsep_and_violated_if_bypassed():
     with working_precision(20) as prec:
         out = thm41.evaluate(d_diaginf(), prec, check_hypotheses=False)
     assert out.decide() == "VIOLATED"
+    assert out.decision().certainty == "certified"  # ∇_βℒ(0) = 0 decided exactly
 
 
 def test_other_hypotheses_not_applicable():

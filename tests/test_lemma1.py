@@ -1,5 +1,6 @@
 """mmts.lemma1 (p(t) = W(t)u): holds on the defaults; the wrong p-step is VIOLATED; broken
-hypotheses (p(0) ≠ W(0)u, per-sequence queries) are NOT_APPLICABLE; u = 0 holds trivially."""
+hypotheses (p(0) ≠ W(0)u, per-sequence queries) are NOT_APPLICABLE; u = 0 holds trivially; runs that
+drift apart under a certified induction step are INCONCLUSIVE through a requirement."""
 from fractions import Fraction
 
 from flint import arb
@@ -9,7 +10,9 @@ from verify import Dataset
 from verify.claims import run_claim
 from verify.data import mmts as D
 from verify.data.generators import random_dataset
+from verify.geometry.keys import fixed_query, query_features
 from verify.models.attention import LinearLogitModel
+from verify.models.heads import TanhHeadModel
 from verify.numbers.precision import to_arb, working_precision
 
 
@@ -44,6 +47,11 @@ def test_unstable_steps_are_inconclusive_not_violated():
     assert out.evidence[0].decide() is True
     assert out.decide() == "INCONCLUSIVE"
     assert any("unstable" in n for n in out.notes)
+    # decided by the engine's table: a requirement of the check, not a hand-set verdict
+    assert not hasattr(out, "verdict")  # an Outcome has no verdict of its own to set
+    assert any(r.startswith("requirement not met: the two independently rounded runs agree")
+               for r in out.decision().reasons)
+    assert out.evidence[1].informative and out.evidence[1].value > to_arb(Fraction(1, 10**20))
 
 
 def test_step_eta_is_violated_with_tanh_head():
@@ -79,7 +87,7 @@ def test_per_sequence_queries_are_not_applicable():
 def test_shared_queries_give_u():
     base = random_dataset(n=2, T=3, d=2, seed=3)
     data = base.replace(z=[["1/2", 2], ["1/2", 2]])
-    u, source, shared = lemma1.fixed_query(data)
+    u, source, shared = fixed_query(data)
     assert shared and u == (Fraction(1, 2), Fraction(2)) and "z" in source
 
 
@@ -97,7 +105,7 @@ def test_w_gradient_is_rank_one_along_u():
     d = data.d
     W0 = lemma1.random_w0(d, seed=5)
     with working_precision(40):
-        mW = LinearLogitModel(lemma1.w_features(data, u), data.scores, "logistic")
+        mW = LinearLogitModel(query_features(data, u), data.scores, "logistic")
         mp = LinearLogitModel(data.X, data.scores, "logistic")
         gW = mW.grad([to_arb(x) for row in W0 for x in row])
         Wu = [sum((W0[a][b] * u[b] for b in range(d)), Fraction(0)) for a in range(d)]
@@ -124,10 +132,28 @@ def test_tanh_head_gradient_matches_central_differences():
         return tot / data.n
 
     with working_precision(40):
-        g = lemma1.HeadGradient(data.X, data, "logistic", "tanh").grad([to_arb(x) for x in th])
+        g = TanhHeadModel(data.X, data, "logistic").grad([to_arb(x) for x in th])
         h = Fraction(1, 10**12)
         for j in range(data.d):
             up = [to_arb(x + (h if k == j else 0)) for k, x in enumerate(th)]
             dn = [to_arb(x - (h if k == j else 0)) for k, x in enumerate(th)]
             fd = (loss_value(up) - loss_value(dn)) / (2 * to_arb(h))
             assert abs(fd - g[j]) < arb(10) ** -20
+
+
+def test_wrong_step_residual_matches_the_closed_form():
+    """With p-steps η_t (not η_t‖u‖²) the first induction residual is η₀/2·|‖u‖² − 1|·‖∇L̃(W(0)u)‖
+    (App. A.2: W(1)u = W(0)u − η₀/2·‖u‖²∇L̃(W(0)u)); the tally names the step where it fails."""
+    data = D.mmts_fig1a()
+    u = [Fraction(x) for x in data.X[0][0]]
+    u_sq = sum(x * x for x in u)
+    eta0 = Fraction(1, 100)
+    W0 = lemma1.random_w0(data.d, seed=1)
+    with working_precision(30) as prec:
+        out = lemma1.evaluate(data, prec, steps=1, p_step_factor=1, eta0=eta0)
+        Wu0 = [to_arb(sum((W0[a][b] * u[b] for b in range(data.d)), Fraction(0))) for a in range(data.d)]
+        g = LinearLogitModel(data.X, data.scores, "logistic").grad(Wu0)
+        expected = to_arb(eta0 / 2 * abs(u_sq - 1)) * sum((x * x for x in g), arb(0)).sqrt()
+    induction = out.evidence[0]
+    assert induction.decide() is False and induction.coverage.first_violation == "t = 0"
+    assert abs(induction.value - expected) < arb(10) ** -25 * expected

@@ -63,3 +63,39 @@ def test_identity_with_logits_of_size_a_million():
     for name in ("data_lemma3_large_logits.json", "data_lemma3_saturated_ties.json"):
         data = load_dataset(os.path.join(os.path.dirname(__file__), name))
         assert run_claim(lemma3.CLAIM, [data], dps=50).verdict == "HOLDS", name
+
+
+def test_every_probe_point_is_counted():
+    """Every (direction, scale, q, sequence) is a Tally point of both deciding items, none hidden."""
+    from verify.geometry.probes import SCALES, directions
+    from verify.models.attention import features
+
+    data = lemma3.default_datasets()[1]
+    with working_precision(30) as prec:
+        out = lemma3.evaluate(data, prec)
+    expected = len(directions(features(data, "p"), count=4, seed=0)) * len(SCALES) * 3 * data.n
+    ratio, overlap = out.evidence[0], out.evidence[1]
+    assert ratio.coverage.points == overlap.coverage.points == expected
+    assert ratio.coverage.holds == expected and overlap.coverage.holds == expected
+
+
+def test_zero_right_hand_side_needs_an_exactly_zero_left_side():
+    """Keys of sequence 1 all zero: a = Kq = 0, so A = 0 and the bound reads |LHS| ≤ 0. Every a₁ − a_t
+    is exactly 0, so LHS is exactly 0 and the point holds (reported as ratio 0), certified."""
+    X = [[[1, 0], [0, 1], [0, 0]], [[2, 1], [0, 1], [1, 1]]]
+    K = [[[1, 0], [0, 1], [0, 0]], [[0, 0], [0, 0], [0, 0]]]
+    data = Dataset.make(X=X, Y=[1, 1], v=[1, 0], K=K, name="zero-keys-in-sequence-2")
+    with working_precision(30) as prec:
+        out = lemma3.evaluate(data, prec)
+    assert out.decide() == "HOLDS"
+    assert out.evidence[0].coverage.undecided == 0
+
+
+def test_ratio_tally_fails_at_a_named_point():
+    """Constant 1 on the tight case: |LHS| = 2ΓA(1−s₁)² > ΓA(1−s₁)² at every point with 1 − s₁ > 0
+    (T = 2, symmetric keys: a₁ − a₂ = 2A for every q); the Tally names the first failing point."""
+    with working_precision(30) as prec:
+        out = lemma3.evaluate(TIGHT, prec, factor=1)
+    ratio = out.evidence[0]
+    assert ratio.decide() is False and ratio.coverage.violated > 0 and "sequence 0" in ratio.coverage.first_violation
+    assert abs(ratio.value - 2) < 1e-25  # |LHS| / (1·ΓA(1−s₁)²) = 2 at the tight points

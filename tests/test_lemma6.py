@@ -1,6 +1,7 @@
 """mmts.lemma6 (smoothness, descent lemma): holds on the defaults; wrong constants and a too large
 step (hypothesis removed) are VIOLATED; a step above 1/L_p or a non-decreasing loss is
-NOT_APPLICABLE; the engine pieces (W recovery, rigorous spectral norms, L_p values) are right."""
+NOT_APPLICABLE; zero points or an undecidable step are INCONCLUSIVE; saturated points are decided;
+the engine pieces (W recovery, rigorous spectral norms, L_p values, the descent ratio) are right."""
 import random
 from fractions import Fraction
 
@@ -12,7 +13,13 @@ from lemmas.mmts import lemma6
 from verify.claims import run_claim
 from verify.data import mmts as D
 from verify.data.generators import random_dataset
-from verify.geometry.smoothness import key_matrix, smoothness_constant
+from verify.geometry.smoothness import (
+    descent_ratio,
+    descent_terms,
+    key_matrix,
+    smoothness_constant,
+)
+from verify.models.attention import LinearLogitModel
 from verify.models.losses import Loss
 from verify.numbers.linalg import spectral_norm, sym_spectral_norm
 from verify.numbers.precision import to_arb, working_precision
@@ -129,3 +136,59 @@ def test_spectral_norms_are_enclosures():
             cols = rng.randint(1, 4)
             M = [[Fraction(rng.randint(-9, 9), 7) for _ in range(cols)] for _ in range(n)]
             assert abs(float(spectral_norm(M).mid()) - np.linalg.norm(np.array(M, dtype=float), 2)) < 1e-9
+
+
+def test_no_point_at_all_is_inconclusive():
+    """(25) evaluated on zero points (no probe point, no GD step) decides nothing: INCONCLUSIVE, named."""
+    data = lemma6.lemma6_tight()
+    with working_precision(30) as prec:
+        out = lemma6.evaluate(data, prec, losses=(), points=[], steps=0)
+    assert out.decide() == "INCONCLUSIVE"
+    assert any(r.startswith("evaluated on zero points") and "(25)" in r for r in out.decision().reasons)
+
+
+def test_saturated_points_are_decided_not_excluded():
+    """Points deep in saturation, where (η/2)‖∇L‖² < 10^(−dps/2)(L − L⋆) (the old exclusion rule, checked
+    here independently): every one is decided and counted — by the mean-value form
+    ρ = 2 − η gᵀ∇²L(ξ)g/‖g‖² — and (25) holds with ρ ≈ 2 (the step barely moves L)."""
+    data = D.mmts_fig1a()
+    pts = [(Fraction(-1000, 47), Fraction(1000), Fraction(3500, 47)),  # L − L⋆ ≈ 10^-437: near the optimum
+           (Fraction(240), Fraction(30), Fraction(1000)),  # L − L⋆ ≈ 0.028: saturated on a wrong token
+           (Fraction(-100), Fraction(1000), Fraction(0))]
+    with working_precision(30) as prec:
+        model = LinearLogitModel.from_dataset(data, "p", "logistic")
+        eta = arb((1 / smoothness_constant(data).value).lower())
+        for p in pts:
+            pa = [to_arb(x) for x in p]
+            g2 = sum((x * x for x in model.grad(pa)), arb(0))
+            assert eta * g2 / 2 < arb(10) ** -15 * model.excess(pa)  # the old rule would have excluded it
+        out = lemma6.evaluate(data, prec, losses=(), points=pts, steps=1)  # + one GD step from p(0) = 0
+    descent = next(e for e in out.evidence if "(25)" in e.quantity)
+    assert descent.coverage.points == len(pts) + 1 and descent.coverage.holds == len(pts) + 1
+    assert abs(descent.value - 2) < 1e-3
+    assert out.decide() == "HOLDS"
+
+
+def test_step_equal_to_one_over_lp_as_a_ball_is_undecided():
+    """η = 1/L_p computed as a ball: η·L_p ≤ 1 cannot be certified — the step hypothesis is undecided
+    (INCONCLUSIVE naming it), never silently met."""
+    data = lemma6.lemma6_tight()
+    with working_precision(30) as prec:
+        Lp = smoothness_constant(data).value
+        out = lemma6.evaluate(data, prec, losses=(), eta=1 / Lp, steps=5)
+    assert out.decide() == "INCONCLUSIVE"
+    assert any("η ≤ 1/L_p" in r for r in out.decision().reasons)
+
+
+def test_descent_ratio_forms_agree():
+    """At ordinary points the difference of excess losses and the mean-value form enclose the same ρ
+    (their intersection is non-empty; ``descent_ratio`` raises otherwise); with η = 1/L_p, ρ ∈ [1, 2]."""
+    data = lemma6.lemma6_tight()
+    with working_precision(30):
+        model = LinearLogitModel.from_dataset(data, "p", "logistic")
+        eta = arb((1 / smoothness_constant(data).value).lower())
+        for p in [(0, 0), (Fraction(1, 4), Fraction(1, 32)), (1, -2), (3, 5)]:
+            pa = [to_arb(x) for x in p]
+            drop, half, _, _ = descent_terms(model, pa, eta)
+            r = descent_ratio(model, pa, eta)
+            assert r.rho.overlaps(drop / half) and 1 <= r.rho <= 2

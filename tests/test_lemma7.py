@@ -5,8 +5,9 @@ from flint import arb
 
 from lemmas.mmts import lemma7
 from verify import Dataset
-from verify.claims import run_claim
+from verify.claims import rules, run_claim
 from verify.data import mmts as D
+from verify.geometry.cone_data import random_dataset_with_lmm
 from verify.geometry.cones import (
     cap_extremes,
     choose_alpha,
@@ -17,7 +18,9 @@ from verify.geometry.cones import (
     mu0,
     unit,
 )
+from verify.kit.cone_scan import ConeScan, deep_limits
 from verify.models.attention import dot, norm2, one_minus_corr
+from verify.models.losses import Loss, get_loss
 from verify.numbers.precision import to_arb, working_precision
 
 # n = 2: input 0 has the only SVM-neighbour, input 1 only a higher-score non-neighbour. The spec's
@@ -55,8 +58,8 @@ def test_fig1b_witnesses_and_limits():
     up = next(e for e in out.evidence if e.quantity.startswith("L2 (31a) upper"))
     assert abs(up.value - arb("0.9") / (1 + arb("0.9").exp())) < arb(10) ** -6
     # L3 witness for π = 10⁻³ is 50 (spec: sup ratio 1.0016 at R = 20, 1.0000003 at R = 50)
-    l3 = next(e for e in out.evidence if e.quantity.startswith("L3 (π = 0.001)"))
-    assert "R_π = 50" in l3.note
+    l3 = next(e for e in out.evidence if e.quantity.startswith("witness R for L3 (π = 0.001)"))
+    assert l3.value == 50 and l3.decide() is True and "R = 50" in l3.note
     assert "μ₀(α)/2" in ev["μ used"].note
     with working_precision(30):
         assert abs(ev["μ used"].value - to_arb(Fraction(1, 404))) < arb(10) ** -25
@@ -134,3 +137,90 @@ def test_cap_extremes_against_sampling():
                 assert val >= lo - arb(10) ** -25 and val <= hi + arb(10) ** -25
                 assert abs(norm2(q) - 1) < arb(10) ** -25
                 assert abs(one_minus_corr(q, pbar) - to_arb(m)) < arb(10) ** -25
+
+
+# ----- computed hypotheses, the derived constants on both sides -------------------------------------
+class Square(Loss):
+    """ℓ(u) = (1 − u)² (as in tests/test_assumptions.py): ℓ'(1) = 0, so Assumption A fails on [−1, 1]."""
+
+    name = "square"
+
+    def value(self, u):
+        return (1 - u) ** 2
+
+    def d1(self, u):
+        return -2 * (1 - u)
+
+    def d2(self, u):
+        return arb(2)
+
+    def constants(self, B):
+        return arb(2), 2 * (2 + B)
+
+
+def test_a_loss_without_assumption_a_is_not_applicable():
+    # scores up to B = 25/2: ℓ'(u) = −2(1 − u) > 0 for u > 1, so the square loss is certainly not decreasing on
+    # [−B, B] (the check HOLDS/VIOLATED with it before Assumption A was computed)
+    with working_precision(30) as prec:
+        out = lemma7.evaluate(random_dataset_with_lmm(n=2, T=3, d=2, seed=0), prec, loss=Square())
+    assert out.decide() == "NOT_APPLICABLE"
+    bad = [h for h in out.hypotheses if h.met is False]
+    assert len(bad) == 1 and bad[0].name.startswith("Assumption A") and "not strictly decreasing" in bad[0].detail
+    # on Fig. 1(b) B = 1 and ℓ'(1) = 0 sits exactly at the end of [−B, B]: the ends are evaluated as points,
+    # so ℓ'(B) = 0 (not < 0) is decided there and the hypothesis is not met (never HOLDS)
+    with working_precision(30) as prec:
+        d = lemma7.evaluate(D.mmts_fig1b(), prec, loss=Square()).decision()
+    assert d.verdict == "NOT_APPLICABLE" and "Assumption A" in d.reasons[0]
+
+
+def _fig1b_closed_forms():
+    """Fig. 1(b), α = (1,0): keys (−0.1,1), (1,0), (0,0) (third coordinate only in the head), scores 1, 0.9, 0;
+    p^mm = (1,0,0), neighbour t = 2 (row (1,0,0)), non-neighbour t = 0 (row (1.1,−1,0), δ = 0.1), μ = μ₀/2 = 1/404."""
+    mu = Fraction(1, 404)
+    s2mu = (2 * to_arb(mu)).sqrt()
+    lp = 1 / (1 + arb("0.9").exp())  # |ℓ'(0.9)|, logistic
+    C1 = arb("2.21").sqrt()  # C' = M₁ Γ A = 1 · 1 · ‖(1.1, −1)‖
+    lim = lp * arb("0.9")  # |ℓ'(γ_α)|(γ_α − γ_t) for the only neighbour
+    rate = arb("0.1") - arb("1.01").sqrt() * s2mu  # δ_0/‖p^mm‖ − ‖w‖√(2μ), w = k_0 − k_2 = (−0.1, 1)
+    spread = (arb("0.5") * C1 / lim).log() + arb(3).log()  # heavy = |ℓ'(0)|·Γ·A, nT = 3
+    return mu, C1, lim * (1 - s2mu), lim * (1 + s2mu), rate, spread
+
+
+def test_fig1b_derived_constants_against_closed_forms():
+    data = D.mmts_fig1b()
+    g = lmm_geometry(data, (1,))
+    with working_precision(30):
+        mu, C1, c_lim, C_lim, rate, spread = _fig1b_closed_forms()
+        r_deep, c, C = deep_limits(data, g, mu, get_loss("logistic"))
+        assert abs(c - c_lim) < arb(10) ** -25 and abs(C - C_lim) < arb(10) ** -25
+        assert r_deep == int(float(((rules.LIMIT_DEPTH_EXPONENT + spread) / rate).mid())) + 1 == 1098
+        S = ConeScan(data, g, mu, [Fraction(1)], get_loss("logistic"))
+        assert abs(S.Cp - C1) < arb(10) ** -25
+
+
+def test_compactness_depth_on_both_sides():
+    # from R_deep the L2 ratios are in [c_lim, C_lim] up to LIMIT_SLACK; at ‖p‖ = σ = 1 they are ~70 % below
+    data = D.mmts_fig1b()
+    g = lmm_geometry(data, (1,))
+    with working_precision(30):
+        mu, _, c_lim, C_lim, _, _ = _fig1b_closed_forms()
+        S = ConeScan(data, g, mu, [Fraction(1), Fraction(1098)], get_loss("logistic"))
+        shallow, deep = ([pt["l2lo"] for pt in pts] for pts in S.points)
+        assert rules.near_limit(deep, lo=c_lim).holds is True
+        assert rules.near_limit([pt["l2hi"] for pt in S.points[1]], hi=C_lim).holds is True
+        assert rules.near_limit(shallow, lo=c_lim).holds is False
+        assert min(shallow, key=lambda v: v.mid()) < c_lim / 2
+
+
+def test_upper_constant_is_the_derived_c_prime_and_is_tight_at_saturation():
+    # T = 2, scores −10 (α) and −11: ‖∇L‖/mean = s_α Γ A |ℓ'(φ)| → Γ A/(1 + e^{−10}) = C'·0.99995 (M₁ = 1):
+    # the comparison ≤ C' holds at every probe point, and C' could not be lowered by even 10⁻⁴
+    data = Dataset.make(X=[[[-10, 0], [-11, 1]]], Y=[1], v=[1, 0], name="saturated-T2")
+    with working_precision(30) as prec:
+        out = lemma7.evaluate(data, prec, pis=())
+        up = next(e for e in out.evidence if e.quantity.startswith("(31b) upper"))
+        C1 = arb(2).sqrt()  # Γ = 1, A = ‖(1, −1)‖, M₁ = 1
+        assert abs(up.bound - C1) < arb(10) ** -25
+        assert up.decide() is True and up.coverage.violated == 0
+        assert up.value > C1 * (1 - arb(10) ** -4)
+    assert out.decide() == "HOLDS"

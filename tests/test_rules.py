@@ -106,3 +106,37 @@ def test_witness_is_the_smallest_radius_from_which_it_holds_everywhere_deeper():
     assert R is None and d.holds is None
     R, d = rules.witness(radii, lambda r: None if r == 10 else True)
     assert R == 20
+
+
+def test_near_limit_on_both_sides_of_the_slack():
+    with working_precision(30):
+        lo, hi = arb("0.25"), arb("0.5")
+        slack = arb(rules.LIMIT_SLACK.numerator) / rules.LIMIT_SLACK.denominator
+        inside = [arb("0.25") * (1 - slack / 2), arb("0.3"), arb("0.5") * (1 + slack / 2)]
+        assert rules.near_limit(inside, lo=lo, hi=hi).holds is True
+        assert rules.near_limit([arb("0.25") * (1 - 2 * slack)], lo=lo).holds is False  # below lo(1 − slack)
+        assert rules.near_limit([arb("0.5") * (1 + 2 * slack)], hi=hi).holds is False  # above hi(1 + slack)
+        assert rules.near_limit([arb("0.25") * (1 - 2 * slack)], hi=hi).holds is True  # only the upper end checked
+        straddle = arb("0.25") * (1 - slack) + arb(0, "1e-20")  # a ball across lo(1 − slack)
+        assert rules.near_limit([straddle], lo=lo).holds is None
+        assert rules.near_limit([], lo=lo).holds is None
+
+
+def test_radius_refuted_needs_an_exit_from_every_radius_tried():
+    n = rules.REFUTING_RADII
+    radii = [20 * 2 ** k for k in range(n)]
+    d = rules.radius_refuted([(r, True) for r in radii])
+    assert d.holds is False and str(radii[-1]) in d.detail
+    assert rules.radius_refuted([(r, True) for r in radii[:-1]]).holds is None  # one radius short: undecided
+    d = rules.radius_refuted([(20, True), (40, False)])
+    assert d.holds is True and "R = 40" in d.detail
+    assert rules.radius_refuted([(20, True), (40, None)]).holds is None
+
+
+def test_decays_holds_when_the_value_is_zero_to_the_working_precision():
+    with working_precision(30):
+        tol = arb(10) ** -30
+        tiny = [arb(0, "1e-40")] * 4  # balls around 0: no fit, no strict decrease
+        assert rules.decays(XS, tiny, expected=2).holds is None
+        assert rules.decays(XS, tiny, expected=2, zero=tol).holds is True
+        assert rules.decays(XS, [arb(10) ** -29] * 4, expected=2, zero=tol).holds is False  # a plateau above it

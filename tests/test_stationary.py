@@ -10,7 +10,7 @@ from verify.claims import REGISTRY, run_claim
 from verify.data import mmts as D
 from verify.data.generators import random_dataset
 from verify.geometry.stationarity import ball_lower_bound, exact_gradient_at_zero, gmm
-from verify.kit.stationarity import gd_checkpoints
+from verify.kit.stationarity import divergence_evidence, gd_checkpoints, step_size_p
 from verify.models.attention import LinearLogitModel
 from verify.numbers.precision import working_precision
 
@@ -21,6 +21,14 @@ def test_mmts_holds_on_defaults():
         for data in datasets:
             out = mstat.evaluate(data, prec, steps=300, figure=False)
             assert out.decide() == "HOLDS", (data.name, [(e.quantity, e.decide()) for e in out.evidence])
+            assert out.decision().certainty == "evidence" and out.range == "t ≤ 300 GD steps"
+            assert [h.met for h in out.hypotheses] == [True] * 4 and "step size" in out.hypotheses[-1].name
+            deciding = [e for e in out.evidence if not e.informative]
+            # (i): the probe Tally and the ball bounds are certified; (ii): per-step Tallys and the rule
+            assert deciding[0].coverage.points > 50 and all(e.certified for e in deciding[:5])
+            steps = [e for e in deciding if "min over" in e.quantity and "steps" in e.quantity]
+            assert [e.coverage.points for e in steps] == [300, 100]
+            assert [e.decided_by() for e in deciding if "→ ∞" in e.quantity] == ["rule: diverges (exponent > 1/2)"]
 
 
 def test_mmts_infeasible_not_applicable_names_feasibility():
@@ -47,6 +55,21 @@ def test_gradient_at_zero_is_exactly_zero_and_gd_stays():
         run = gd_checkpoints(m, (2, 0, 0), arb(1) / 20, [0, 2000])
     # GD from 2·e₁ falls back towards the stationary point 0 (bounded, not diverging)
     assert run.norms[-1] < run.norms[0] / 2
+
+
+def test_the_ii_items_can_fail():
+    """The per-step projection Tally fails against a wrong direction, and the divergence rule fails
+    where GD falls back to a finite stationary point (no feasible SVM: ∇L(0) = 0)."""
+    data = D.mmts_fig1a()
+    with working_precision(30):
+        q = gmm(data, "p", 30).solution
+        m = LinearLogitModel.from_dataset(data, "p")
+        eta, _ = step_size_p(data)
+        run = gd_checkpoints(m, (0, 0, 0), eta, [0, 50], q=[-x for x in q])
+        assert run.increase.evidence().decide() is False and run.increase.coverage.violated == 50
+        back = gd_checkpoints(LinearLogitModel.from_dataset(D.mmts_infeasible_B(), "p"), (2, 0, 0), arb(1) / 20,
+                              [0, 10, 30, 100, 300, 1000, 2000])
+        assert divergence_evidence(back, "‖p(t)‖ → ∞").decide() is False
 
 
 def test_feasible_data_has_nonzero_gradient_at_zero():
@@ -80,6 +103,8 @@ def test_tfsvm_holds_on_defaults():
         for data in tstat.default_datasets():
             out = tstat.evaluate(data, prec, steps=300, figure=False)
             assert out.decide() == "HOLDS", (data.name, [(e.quantity, e.decide()) for e in out.evidence])
+            assert out.decision().certainty == "evidence" and out.range == "t ≤ 300 GD steps"
+            assert "step size η ≤ 1/L_W" in out.hypotheses[-1].name and out.hypotheses[-1].met is True
 
 
 def test_tfsvm_b1_only_uses_b1():

@@ -254,3 +254,28 @@ def test_every_verdict_json_has_certainty_and_range_keys():
     assert js["verdict"] == INCONCLUSIVE and "certainty" in js and js["certainty"] is None and "range" in js
     e = js["evidence"][0]
     assert e["decides"] is True and e["decided_by"] == "enclosure" and e["holds"] is None
+
+
+def test_tally_orders_margins_beyond_float_range():
+    """The tightest point is found among margins far below float64 (1e-880 vs 1e-10394)."""
+    t = Tally("x < 0", "<", 0)
+    with working_precision(30):
+        t.add(-arb(10) ** -880, "p880")
+        t.add(-arb(10) ** -10394, "p10394")
+        t.add(-arb(10) ** -5, "p5")
+    assert t.coverage.worst_at == "p10394" and t.evidence().decide() is True
+
+
+def test_tally_residuals_are_residual_items():
+    t = Tally("deviation", "<=", Fraction(1, 10**6), residual=True)
+    with working_precision(30):
+        t.add(ball("0", "1e-8"))
+    e = t.evidence()
+    assert e.residual and e.decide() is True
+
+
+def test_a_check_cannot_set_its_verdict_by_hand():
+    with pytest.raises(AttributeError):
+        Outcome().verdict = "HOLDS"
+    with pytest.raises(TypeError):
+        Evidence("q", Fraction(1), "<", 2, holds=True)

@@ -1,36 +1,68 @@
 """mmts Lemma 11 — ATT-SVM(opt) is feasible when v ∈ range(W) (App. B.6, "slightly general restatement").
 
-Statement (spec `mmts.lemma11`, SEED+ / DERIVED): Lemma 2 with "W full rank" replaced by the weaker
-v ∈ range(W) (W W^† v = v). If Y_i = 1 and γ_it < γ_{i,opt_i} for all i, t ≠ opt_i, then (ATT-SVM)
-with α = opt is feasible; witness p̂ = W^† v / γ_gap, γ_gap = min_i min_{t≠opt_i}(γ_{i,opt_i} − γ_it),
-whose margins are (γ_{i,opt} − γ_it)/γ_gap ≥ 1.
+Statement: Lemma 2 with "W full rank" replaced by the weaker v ∈ range(W) (W W^†v = v). If Y_i = 1 and
+γ_it < γ_{i,opt_i} for all i, t ≠ opt_i, then (ATT-SVM) with α = opt is feasible; witness
+p̂ = W^†v/γ_gap, γ_gap = min_i min_{t≠opt_i}(γ_{i,opt_i} − γ_it), with margins (γ_{i,opt} − γ_it)/γ_gap ≥ 1.
 
-Key-level form used by the check (exact rationals; shared code in ``lemmas/mmts/lemma2.py``): the
-dataset stores keys K_i = X_i W, not W. "v ∈ range(W) for some W with K = XW" is equivalent to
-"the stacked system K p = X v is solvable": ⇒ take p = W^†v; ⇐ if Kp = Xv = XWp then v − Wp ∈ null(X),
-and W' = W + (v − Wp)pᵀ/‖p‖² still has K = XW' and W'p = v (p ≠ 0 because some score is nonzero).
-So the hypothesis is decided exactly, and p̂ = (min-norm solution of K p = X v)/γ_gap (= W^†v/γ_gap
-when W is unique).
+Hypotheses, decided exactly: Y_i = 1, a strict optimal token, and v ∈ range(W) — the dataset stores
+keys K_i = X_i W, and "v ∈ range(W) for some W with K = XW" ⟺ "K p = X v is solvable"
+(``verify.geometry.keys.head_in_range``, with the proof of the equivalence). Reading DERIVED here: the
+weaker condition is v ∈ range(W).
 
-UNCERTAIN (spec §7 item 4): the weaker condition is read as v ∈ range(W).
-
-Default datasets: W rank-deficient but v ∈ range(W) — the paper's own W = diag(1,1,0) with a head in
-the key plane, and a rank-one W = v vᵀ (one-dimensional keys). False case (spec (ii)): W = diag(1,0),
-tokens (0,1) (score 1) and (0,0): identical keys, v ∉ range(W) → NOT_APPLICABLE; with the hypothesis
-switched off the exact solver returns a Farkas certificate → VIOLATED.
+How it is checked (exact rationals): the exact ATT-SVM(opt) solver's verified certificate
+(``kit.assumptions.svm_feasible``); the witness p̂ = (min-norm solution of K p = Xv)/γ_gap (= W^†v/γ_gap
+when W is unique), its margin ≥ 1 at every constraint (a Tally); ‖p^mm‖² ≤ ‖p̂‖².
+Defaults: rank-deficient W with v ∈ range(W) — the paper's W = diag(1,1,0) with a head in the key
+plane, and W = v vᵀ (one-dimensional keys). False case: W = diag(1,0), tokens (0,1), (0,0), v = e₂
+(identical keys, v ∉ range(W)) → NOT_APPLICABLE; with the hypotheses switched off the solver returns
+a Farkas certificate → VIOLATED.
 """
 from __future__ import annotations
 
 from fractions import Fraction
 
-from lemmas.mmts.lemma2 import evaluate
-from verify.claims import Claim, register
+from verify.claims import Claim, Evidence, Hypothesis, Outcome, register
 from verify.data.dataset import Dataset
+from verify.geometry.keys import att_svm_opt, head_in_range
+from verify.kit.assumptions import svm_feasible
+from verify.kit.probes import ProbeInequality
 from verify.numbers.precision import Precision
 
 
-def check(data, prec: Precision):
-    return evaluate(data, prec, "lemma11")
+def evaluate(data: Dataset, prec: Precision, require_hypotheses: bool = True) -> Outcome:
+    """Lemma 11 on ``data``; ``require_hypotheses=False`` tests the conclusion on any data with a
+    strict optimal token (tests: VIOLATED)."""
+    opts, (in_range, detail) = data.optimal_tokens(), head_in_range(data)
+    hyps = [Hypothesis("Y_i = 1 for every i", all(y == 1 for y in data.Y), "labels " + ", ".join(f"{y:+d}" for y in data.Y)),
+            Hypothesis("strict optimal token: γ_it < γ_{i,opt_i} for t ≠ opt_i", all(len(o) == 1 for o in opts),
+                       "opt = " + ", ".join("{" + ",".join(map(str, o)) + "}" for o in opts)),
+            Hypothesis("v ∈ range(W) (for a W with K_i = X_i W)", in_range, detail)]
+    out = Outcome(hypotheses=hyps if require_hypotheses else hyps[1:2])
+    if not out.applicable():
+        return out
+    f = att_svm_opt(data, prec.dps)
+    feasible = svm_feasible(f.result, "ATT-SVM(opt) feasible")
+    if feasible.met is None:
+        out.require("a certified answer of the exact ATT-SVM(opt) solver", False, feasible.detail)
+    else:
+        out.add(Evidence("ATT-SVM(opt) feasible (exact solver, verified certificate)", feasible.met, "==", True,
+                         note=feasible.detail))
+    if f.witness is None:
+        out.add(Evidence("witness p̂ = W^†v/γ_gap exists (K p = Xv solvable, γ_gap > 0)", False, "==", True))
+        return out
+    margins = ProbeInequality("min_{i,t≠opt} (k_{i,opt} − k_it)ᵀ p̂,  p̂ = W^†v/γ_gap (exact rational)", ">=", 1)
+    for (i, t), m in f.witness.margins.items():
+        margins.add(m, f"sequence {i}, token {t}")
+    out.add(margins.evidence())
+    if f.pmm_margins is not None:
+        out.add(Evidence("‖p^mm‖² (exact ATT-SVM) ≤ ‖p̂‖²", f.pmm_norm2, "<=", sum((x * x for x in f.witness.p_hat), Fraction(0))))
+        out.notes.append(f"p̂ = ({', '.join(map(str, f.witness.p_hat))}); p^mm = ({', '.join(map(str, f.result.solution))})")
+    out.add(Evidence("γ_gap = min_i min_{t≠opt}(γ_{i,opt} − γ_it)", f.witness.gap))
+    return out
+
+
+def check(data, prec: Precision) -> Outcome:
+    return evaluate(data, prec)
 
 
 def _keys(X, W):
@@ -41,16 +73,15 @@ def _keys(X, W):
 def planar_head_dataset() -> Dataset:
     """d = 3, W = diag(1,1,0) (the paper's key–query product), head v = (1, 1/2, 0) ∈ range(W)."""
     X = [[[1, 0, 5], [0, 1, -2], ["-1/2", "1/2", 0]], [[2, -1, 0], [0, 0, 1], [1, 2, 3]]]
-    W = [[1, 0, 0], [0, 1, 0], [0, 0, 0]]
-    return Dataset.make(X=X, Y=[1, 1], v=[1, "1/2", 0], K=_keys(X, W), name="W-diag110-v-in-range")
+    return Dataset.make(X=X, Y=[1, 1], v=[1, "1/2", 0], K=_keys(X, [[1, 0, 0], [0, 1, 0], [0, 0, 0]]),
+                        name="W-diag110-v-in-range")
 
 
 def rank_one_dataset() -> Dataset:
     """d = 2, rank-one W = v vᵀ with v = (1, 2): keys k = v·(vᵀx) are one-dimensional."""
     v = [1, 2]
-    W = [[v[a] * v[b] for b in range(2)] for a in range(2)]
     X = [[[1, 1], [0, "1/2"], [-1, 3]], [["1/3", 0], [2, -1], [0, 0]]]
-    return Dataset.make(X=X, Y=[1, 1], v=v, K=_keys(X, W), name="W-rank-one-vvT")
+    return Dataset.make(X=X, Y=[1, 1], v=v, K=_keys(X, [[a * b for b in v] for a in v]), name="W-rank-one-vvT")
 
 
 def default_datasets(seed: int = 0):
@@ -66,7 +97,8 @@ CLAIM = register(Claim(
     statement=(
         "If for all i and t ≠ opt_i: γ_it < γ_{i,opt_i} and Y_i = 1, and v ∈ range(W), then (ATT-SVM) with "
         "α = opt is feasible, with witness p̂ = W^†v/γ_gap whose margins are all ≥ 1 (App. B.6).\n\n"
-        "Checked exactly in rationals at key level: v ∈ range(W) for some W with K = XW ⟺ K p = Xv solvable."
+        "Checked exactly in rationals at key level: v ∈ range(W) for some W with K = XW ⟺ K p = Xv solvable; "
+        "the exact ATT-SVM's verified certificate, every margin of p̂, and ‖p^mm‖² ≤ ‖p̂‖²."
     ),
     check=check,
     default_datasets=default_datasets,

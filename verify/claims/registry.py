@@ -66,7 +66,8 @@ class Registry:
         self._discovered = True
         pkg = importlib.import_module(package)
         for info in pkgutil.walk_packages(pkg.__path__, prefix=package + "."):
-            importlib.import_module(info.name)
+            if info.name.rsplit(".", 1)[-1] != "TEMPLATE":  # lemmas/TEMPLATE.py is a model to copy
+                importlib.import_module(info.name)
 
     def all(self, paper: str | None = None) -> list[Claim]:
         self.discover()

@@ -88,15 +88,18 @@ def strictly_decreasing(ys) -> bool | None:
     return False if False in seen else None if None in seen else True
 
 
-def decays(xs, ys, expected=None, floor=0, tail: int = TAIL_POINTS) -> Decision:
+def decays(xs, ys, expected=None, floor=0, tail: int = TAIL_POINTS, zero=None) -> Decision:
     """y → 0 along increasing x like a power law. ``expected``: the derived exponent (the rule
     then asks for RATE_FRACTION of it), else MIN_DECAY_EXPONENT. Holds: the last ``tail`` values
-    strictly decrease and the fitted exponent (over them) reaches the threshold. Fails: a plateau
-    (exponent < PLATEAU_EXPONENT and the last value ≥ PLATEAU_FRACTION × the tail's first, above
-    ``floor``). Otherwise undecided."""
+    strictly decrease and the fitted exponent (over them) reaches the threshold — or the last value
+    is certainly ≤ ``zero`` (the working precision's resolution, 10^-dps: y is 0 to every digit
+    carried). Fails: a plateau (exponent < PLATEAU_EXPONENT and the last value ≥ PLATEAU_FRACTION ×
+    the tail's first, above ``floor`` and ``zero``). Otherwise undecided."""
     need = RATE_FRACTION * Fraction(expected) if expected is not None else MIN_DECAY_EXPONENT
-    name = "decays" + (f" (rate ≥ {_f(RATE_FRACTION)}·{_f(expected)})" if expected is not None else
+    name = "decays" + (f" (rate ≥ {_f(RATE_FRACTION)}·{float(expected):.4g})" if expected is not None else
                        f" (rate ≥ {_f(MIN_DECAY_EXPONENT)})")
+    if zero is not None and ys and abs(_arb(ys[-1])) <= _arb(zero):
+        return Decision(True, name, f"the last value is ≤ {_s(_arb(zero))}: zero to the working precision")
     if len(ys) < tail:
         return Decision(None, name, f"{len(ys)} point(s), the rule needs {tail}")
     xs, ys = list(xs)[-tail:], list(ys)[-tail:]
@@ -107,7 +110,7 @@ def decays(xs, ys, expected=None, floor=0, tail: int = TAIL_POINTS) -> Decision:
     if dec and a is not None and a >= need:
         return Decision(True, name, detail + f" ≥ {float(need):.4g}; strictly decreasing")
     kept = _lt(_arb(ys[-1]), _arb(PLATEAU_FRACTION) * _arb(ys[0]))  # False: the last value kept ≥ half
-    above = _lt(_arb(floor), ys[-1])
+    above = _lt(_arb(floor) if zero is None else _arb(max(Fraction(floor), Fraction(0))).max(_arb(zero)), ys[-1])
     if a is not None and a < PLATEAU_EXPONENT and kept is False and above:
         return Decision(False, name, detail + f" < {_f(PLATEAU_EXPONENT)} and it kept ≥ {_f(PLATEAU_FRACTION)} of its "
                                               "value: a plateau")
@@ -195,3 +198,66 @@ def _s(x: arb) -> str:
 
 def _short(r) -> str:
     return f"{float(r):g}"
+
+
+# ----- limits deep in a cone (mmts Lemma 7) ----------------------------------------------------------
+#: "Deep in the cone" (mmts Lemma 7, ``verify.kit.cone_scan.deep_limits``): R_deep is the radius from
+#: which every non-neighbour term of −⟨∇L(p), q⟩, and every second-order term of its expansion around
+#: the selected tokens, is below e^{−LIMIT_DEPTH_EXPONENT} ≈ 9.4e−14 times the smallest neighbour term.
+LIMIT_DEPTH_EXPONENT = 30
+
+#: ... and from R_deep on, the ratio −⟨∇L(p), q⟩/((1/n)Σ(1 − s_iα)) must lie in its derived limit
+#: interval [c_lim, C_lim] up to this relative slack. The neglected terms are ≤ e^{−30} relative by the
+#: choice of R_deep, times the modest constants of the expansion (score range, key norms, T ≤ 10);
+#: 10⁻⁶ leaves a factor 10⁷ for them, and is far below the pre-asymptotic deviations (at ‖p‖ = σ the
+#: ratio is 70 % below the interval on Fig. 1(b), orders of magnitude off on the random defaults;
+#: from R_deep on the defaults' values lie 1–7 % inside it; tests/test_lemma7.py).
+LIMIT_SLACK = Fraction(1, 10**6)
+
+
+def near_limit(values, lo=None, hi=None) -> Decision:
+    """Every value (arb balls) lies in [lo(1 − LIMIT_SLACK), hi(1 + LIMIT_SLACK)] (a missing end is not
+    checked): holds when all certainly do, fails when one certainly does not, else undecided."""
+    name = f"near its derived limit (slack {_f(LIMIT_SLACK)})"
+    lo_b = None if lo is None else _arb(lo) * (1 - _arb(LIMIT_SLACK))
+    hi_b = None if hi is None else _arb(hi) * (1 + _arb(LIMIT_SLACK))
+    inside = out = 0
+    for v in values:
+        v = _arb(v)
+        if (lo_b is not None and v < lo_b) or (hi_b is not None and v > hi_b):
+            out += 1
+        elif (lo_b is None or v >= lo_b) and (hi_b is None or v <= hi_b):
+            inside += 1
+    n = len(values)
+    detail = f"{inside} of {n} value(s) certainly inside, {out} certainly outside"
+    if out:
+        return Decision(False, name, detail)
+    if n and inside == n:
+        return Decision(True, name, detail)
+    return Decision(None, name, detail + ("" if n else ": no value"))
+
+
+# ----- existential radii refuted over the range computed (mmts Theorem 3, Step 3) -------------------
+#: "There is R such that the paths started in C_{μ,R} stay in it": refuted over the range computed
+#: when the paths leave the cone from each of this many consecutive ladder radii, the first being the
+#: first-order witness (from which the step-free inward component is > 0 on the whole boundary). An
+#: exit of a discrete path there comes from the second-order terms of a step, which shrink with the
+#: gradient (∝ e^{−Θ·R}); one that persists over 4 radii of the 1-2-5 ladder (more than a decade)
+#: is not an R taken too small. The range of the refutation is "R ≤ the largest radius tried".
+REFUTING_RADII = 4
+
+
+def radius_refuted(tried) -> Decision:
+    """``tried``: [(R, failed)] in increasing R, failed True (a certain exit), False (none) or None.
+    Holds at the first R without an exit (the witness; an undecided R before it makes it undecided);
+    fails when every R tried has a certain exit and at least REFUTING_RADII were tried; else undecided."""
+    name = f"radius witness (refuted after {REFUTING_RADII} radii)"
+    for R, failed in tried:
+        if failed is None:
+            return Decision(None, name, f"R = {_short(R)}: undecided")
+        if failed is False:
+            return Decision(True, name, f"R = {_short(R)}: no exit")
+    radii = ", ".join(_short(R) for R, _ in tried)
+    if len(tried) >= REFUTING_RADII:
+        return Decision(False, name, f"an exit from every R tried ({radii})")
+    return Decision(None, name, f"an exit from every R tried ({radii}), fewer than {REFUTING_RADII} radii")

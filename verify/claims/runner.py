@@ -158,46 +158,98 @@ def _combine(per: list[DatasetVerdict], multi: bool):
     return verdict, certainty, rng, reasons
 
 
-def run_claim(claim: Claim, datasets, dps: int = 50, progress=None) -> Verdict:
-    """Run ``claim`` on each dataset at ``dps`` digits (and a higher precision); combine worst-wins."""
+@dataclass
+class FrozenEvidence:
+    """An evidence item formatted for the report (portable between processes: no arb balls)."""
+
+    quantity: str
+    data: dict
+    holds: bool | None
+    stable_digits: int | None
+
+    @classmethod
+    def of(cls, e, digits: int) -> "FrozenEvidence":
+        return cls(e.quantity, e.to_json(digits), e.decide(), e.stable_digits)
+
+    def decide(self) -> bool | None:
+        return self.holds
+
+    def to_json(self, digits: int) -> dict:
+        return {**self.data, "quantity": self.quantity}
+
+
+@dataclass
+class DatasetRun:
+    """One dataset's outcome at the working precision, checked against the higher one."""
+
+    verdict: DatasetVerdict
+    hypotheses: list
+    evidence: list
+    notes: list
+    figures: list
+    stable: int
+    seconds: float
+
+    def freeze(self, dps: int) -> "DatasetRun":
+        """The same result with its evidence formatted: picklable, for ``verify all --jobs``."""
+        digits = max(1, min(dps, 40))
+        return DatasetRun(self.verdict, self.hypotheses, [FrozenEvidence.of(e, digits) for e in self.evidence],
+                          self.notes, self.figures, self.stable, self.seconds)
+
+
+def run_dataset(claim: Claim, data: Dataset, dps: int) -> DatasetRun:
+    """``claim`` on one dataset at ``dps`` digits and again higher (stable digits, verdict recheck)."""
     start = time.perf_counter()
-    datasets = list(datasets)
-    hyps, evid, notes, figs, per, stable = [], [], [], [], [], []
-    multi = len(datasets) > 1
     higher = Precision(dps).higher().dps
-    for data in datasets:
-        prefix = f"{data.name}: " if multi else ""
-        low = _run_once(claim, data, dps)
-        high = None
-        if claim.recompute and low.decided.verdict != NOT_APPLICABLE:
-            high = _run_once(claim, data, higher)
-        stable.append(_stabilise(low, high, dps))
-        d = low.decided
-        dv = DatasetVerdict(data.name, d.verdict, d.certainty, low.range if d.certainty == EVIDENCE else None,
-                            list(d.reasons))
-        if high is not None and high.decided.verdict != d.verdict:
-            why = f"verdict {d.verdict} at {dps} digits but {high.decided.verdict} at {higher}"
-            dv = DatasetVerdict(data.name, INCONCLUSIVE, None, None, [why])
-            notes.append(f"{prefix}{why}: INCONCLUSIVE")
-        per.append(dv)
-        for h in low.hypotheses:
-            hyps.append(Hypothesis(prefix + h.name, h.met, h.detail))
-        for e in low.evidence:
+    low = _run_once(claim, data, dps)
+    high = None
+    if claim.recompute and low.decided.verdict != NOT_APPLICABLE:
+        high = _run_once(claim, data, higher)
+    stable = _stabilise(low, high, dps)
+    d = low.decided
+    dv = DatasetVerdict(data.name, d.verdict, d.certainty, low.range if d.certainty == EVIDENCE else None,
+                        list(d.reasons))
+    notes = list(low.notes)
+    if high is not None and high.decided.verdict != d.verdict:
+        why = f"verdict {d.verdict} at {dps} digits but {high.decided.verdict} at {higher}"
+        dv = DatasetVerdict(data.name, INCONCLUSIVE, None, None, [why])
+        notes.append(f"{why}: INCONCLUSIVE")
+    return DatasetRun(dv, low.hypotheses, low.evidence, notes, low.figures, stable, time.perf_counter() - start)
+
+
+def combine(claim: Claim, runs: list, dps: int) -> Verdict:
+    """One Verdict from the per-dataset runs (in dataset order), worst wins; several datasets prefix
+    every quantity, hypothesis, note and figure with the dataset's name."""
+    multi = len(runs) > 1
+    hyps, evid, notes, figs = [], [], [], []
+    for run in runs:
+        prefix = f"{run.verdict.name}: " if multi else ""
+        hyps += [Hypothesis(prefix + h.name, h.met, h.detail) for h in run.hypotheses]
+        for e in run.evidence:
             e.quantity = prefix + e.quantity
             evid.append(e)
-        notes.extend(prefix + n for n in low.notes)
-        for f in low.figures:
-            f.name = (f"{data.name}-" if multi else "") + f.name
+        notes += [prefix + n for n in run.notes]
+        for f in run.figures:
+            f.name = (f"{run.verdict.name}-" if multi else "") + f.name
             figs.append(f)
-        if progress:
-            progress(1)
+    per = [run.verdict for run in runs]
     verdict, certainty, rng, reasons = _combine(per, multi)
     return Verdict(
-        claim=claim, verdict=verdict, precision=dps, stable_digits=min(stable) if stable else dps,
-        hypotheses=hyps, evidence=evid, dataset=", ".join(d.name for d in datasets),
-        seconds=time.perf_counter() - start, notes=notes, figures=figs, datasets=per,
+        claim=claim, verdict=verdict, precision=dps, stable_digits=min((r.stable for r in runs), default=dps),
+        hypotheses=hyps, evidence=evid, dataset=", ".join(d.name for d in per),
+        seconds=sum(r.seconds for r in runs), notes=notes, figures=figs, datasets=per,
         certainty=certainty, range=rng, reasons=reasons,
     )
+
+
+def run_claim(claim: Claim, datasets, dps: int = 50, progress=None) -> Verdict:
+    """Run ``claim`` on each dataset at ``dps`` digits (and a higher precision); combine worst-wins."""
+    runs = []
+    for data in datasets:
+        runs.append(run_dataset(claim, data, dps))
+        if progress:
+            progress(1)
+    return combine(claim, runs, dps)
 
 
 def coerce_dataset(data) -> Dataset:
@@ -217,4 +269,3 @@ def check(claim_id: str, data=None, precision: int = 50) -> Verdict:
     claim, _ = REGISTRY.resolve(claim_id)
     datasets = [coerce_dataset(data)] if data is not None else claim.default_datasets(seed=0)
     return run_claim(claim, datasets, dps=precision)
-

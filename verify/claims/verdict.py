@@ -80,6 +80,10 @@ def _as_arb(x):
     raise TypeError(f"cannot compare a {type(x).__name__} by enclosures")
 
 
+_CERTAIN = {  # (certainly holds, certainly fails) for balls
+    "<": lambda a, b: (a < b, a >= b), "<=": lambda a, b: (a <= b, a > b), ">": lambda a, b: (a > b, a <= b),
+    ">=": lambda a, b: (a >= b, a < b), "==": lambda a, b: (a == b, a != b),
+}
 _EXACT = {"<": lambda a, b: a < b, "<=": lambda a, b: a <= b, ">": lambda a, b: a > b,
           ">=": lambda a, b: a >= b, "==": lambda a, b: a == b}
 
@@ -109,8 +113,7 @@ def compare(value, relation: str, bound, residual: bool = False) -> tuple[bool |
     if _is_exact(value) and _is_exact(bound):
         return _EXACT[relation](Fraction(value), Fraction(bound)), "exact"
     a, b = _as_arb(value), _as_arb(bound)
-    yes = {"<": a < b, "<=": a <= b, ">": a > b, ">=": a >= b, "==": a == b}[relation]
-    no = {"<": a >= b, "<=": a > b, ">": a <= b, ">=": a < b, "==": a != b}[relation]
+    yes, no = _CERTAIN[relation](a, b)
     return (True if yes else False if no else None), "enclosure"
 
 
@@ -183,7 +186,6 @@ class Evidence:
     coverage: Coverage | None = None
     enclosed: bool = True
     stable_digits: int | None = None
-    holds: bool | None = None  # LEGACY override, counted as an undeclared rule; removed once every claim uses rules
 
     def __post_init__(self):
         if self.relation not in RELATIONS:
@@ -192,8 +194,6 @@ class Evidence:
         if self.residual and isinstance(self.value, arb):
             self._ball = self.value  # decisions use the enclosure; the report shows the upper end of |value|
             self.value = abs(self.value).upper()
-        if self.holds is not None and self.rule is None:
-            self.rule = Decision(bool(self.holds), "legacy override")
 
     @property
     def informative(self) -> bool:
@@ -270,7 +270,7 @@ class Tally:
             raise ValueError("a Tally decides: give it a relation")
         self.quantity, self.relation, self.bound, self.residual = quantity, relation, bound, residual
         self.coverage = Coverage()
-        self.worst_value, self._worst_key, self.worst_bound = None, None, None
+        self.worst_value, self.worst_bound, self._worst_rank, self._worst_margin = None, None, 3, None
 
     def add(self, value, where: str = "", bound=None) -> bool | None:
         b = self.bound if bound is None else bound
@@ -287,9 +287,9 @@ class Tally:
             c.first_undecided = c.first_undecided or where or f"point {c.points}"
         v = abs(_as_arb(value)).upper() if self.residual and not isinstance(value, bool) else value
         m = margin_of(v, self.relation, b)
-        key = (0 if d is False else 1 if d is None else 2, _mid(m))
-        if self._worst_key is None or key < self._worst_key:
-            self._worst_key, self.worst_value, self.worst_bound = key, v, b
+        rank = 0 if d is False else 1 if d is None else 2  # violated first, then undecided, then the tightest
+        if rank < self._worst_rank or (rank == self._worst_rank and _below(m, self._worst_margin)):
+            self._worst_rank, self._worst_margin, self.worst_value, self.worst_bound = rank, m, v, b
             c.worst_at = where
         return d
 
@@ -302,17 +302,18 @@ class Tally:
         text = c.describe() + (f"; tightest at {c.worst_at}" if c.worst_at and not c.first_violation else "")
         return Evidence(self.quantity, self.worst_value if c.points else None, self.relation,
                         self.worst_bound if c.points else self.bound, note=(note + "; " if note else "") + text,
-                        coverage=c, enclosed=enclosed)
+                        residual=self.residual, coverage=c, enclosed=enclosed)
 
 
-def _mid(m) -> float:
-    if m is None:
-        return 0.0
-    try:
-        x = float(m.mid()) if isinstance(m, arb) else float(m)
-    except (OverflowError, ValueError):
-        return 0.0
-    return x if x == x else 0.0
+def _below(m, ref) -> bool:
+    """m < ref for margins at any magnitude, by exact comparison of midpoints (None: no margin)."""
+    if m is None or ref is None:
+        return False
+    a = m if _is_exact(m) else _as_arb(m).mid()
+    b = ref if _is_exact(ref) else _as_arb(ref).mid()
+    if _is_exact(a) and _is_exact(b):
+        return a < b
+    return bool(_as_arb(a) < _as_arb(b))
 
 
 @dataclass
@@ -324,9 +325,11 @@ class Decided:
     reasons: list
 
 
-@dataclass
+@dataclass(slots=True)
 class Outcome:
-    """What a check returns for one dataset (see the module docstring for how it is decided)."""
+    """What a check returns for one dataset (see the module docstring for how it is decided).
+
+    Slotted: a check cannot attach a verdict of its own (``out.verdict = …`` raises)."""
 
     hypotheses: list = field(default_factory=list)
     evidence: list = field(default_factory=list)
@@ -334,7 +337,7 @@ class Outcome:
     figures: list = field(default_factory=list)
     requirements: list = field(default_factory=list)  # Hypothesis-like: conditions of the check itself
     range: str | None = None  # how far an asymptotic / existential conclusion was computed
-    verdict: str | None = None  # LEGACY: a check that set INCONCLUSIVE by hand; removed with the last such check
+    decided: Decided | None = field(default=None, init=False, repr=False)  # filled by the runner
 
     def require(self, name: str, met: bool, detail: str = "") -> bool:
         """A condition of the check itself (a budget reached, a range covered, a witness found):
@@ -360,8 +363,6 @@ class Outcome:
         unknown = [h for h in self.hypotheses if h.met is None]
         if unknown:
             return Decided(INCONCLUSIVE, None, [f"hypothesis undecided: {h.name}" for h in unknown])
-        if self.verdict == INCONCLUSIVE:  # LEGACY: a check that set its verdict by hand
-            return Decided(INCONCLUSIVE, None, ["the check marked its result undecided (see the notes)"])
         deciding = [e for e in self.evidence if not e.informative]
         failed = [e for e in deciding if e.decide() is False]
         if failed:
@@ -370,8 +371,6 @@ class Outcome:
                                                  for e in failed])
         reasons = [f"requirement not met: {r.name}" + (f" ({r.detail})" if r.detail else "")
                    for r in self.requirements if not r.met]
-        if getattr(self, "undecided", False):  # LEGACY: mark_undecided
-            reasons.append("the check marked its result undecided (see the notes)")
         for e in deciding:
             if e.coverage is not None and e.coverage.points == 0:
                 reasons.append(f"evaluated on zero points: {e.quantity}")

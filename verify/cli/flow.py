@@ -20,7 +20,7 @@ import random
 import sys
 from fractions import Fraction
 
-from verify.cli.main import Parser
+from verify.cli.common import Parser
 from verify.errors import DataError, SigintLatch, UsageError, VerifyError, interrupted
 from verify.numbers.precision import (
     DEFAULT_DPS,

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import sys
 
-from verify.cli.main import Parser, _progress
+from verify.cli.common import Parser, progress
 from verify.numbers.precision import parse_precision
 
 
@@ -25,7 +25,7 @@ def main(argv) -> int:
     claim, note = REGISTRY.resolve(a.claim)
     if note:
         print(f"verify: {note}", file=sys.stderr)
-    with _progress(None, f"hunt {claim.id}", False) as bar:
+    with progress(None, f"hunt {claim.id}", False) as bar:
         found, tried = hunt(claim, a.budget, dps=dps, progress=bar.update)
     if found is None:
         print(f"{claim.id}: no counterexample in {tried} generated datasets over {a.budget:g} s "

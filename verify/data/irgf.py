@@ -1,7 +1,7 @@
-"""Reference datasets of the irgf spec (§6), exact, and the default initialisation scale ω₀.
+"""Reference datasets of the irgf claims, exact, and the default initialisation scale ω₀.
 
 The paper (Sheen, Chen, Wang, Zhou, arXiv 2403.08699 v1) has no experiments; these datasets were
-built for the spec so that each claim has a case where its hypotheses hold and cases where one of
+built for the checks so that each claim has a case where its hypotheses hold and cases where one of
 them fails. For the diagonal model only the constraint vectors B_il = z_i ⊙ (x_{i,opt} − x_il) and
 the scores γ_il = y_i vᵀx_il matter (softmax is shift-invariant).
 
@@ -10,7 +10,7 @@ the scores γ_il = y_i vᵀx_il matter (softmax is shift-invariant).
   y_i = +1 if i even else −1; X_i = rng.normal(size=(3,4)); column 0 ← y_i·(4,0,0);
   z_i = rng.normal(size=4); v = e₁. The float64 values are stored as their shortest round-trip
   decimal strings (exact decimals; they differ from the binary floats by < 1e-17 relative, so
-  p* agrees with the spec to ~16 digits).
+  p* agrees with the float64 recipe to ~16 digits).
 * ``D-TRAP``   Assumption 3 violated (ℒ(0) = 0.700711 > 0.623298); with ω₀ = 0.1·𝟙 the flow
   locks sequence 2 onto its non-optimal token.
 * ``D-A2VIOL`` Assumption 2 violated (scores (1, 0.9, 0)).
@@ -49,7 +49,7 @@ _SEED0_Z = [
 
 
 def d_seed0() -> Dataset:
-    """D-SEED0: generic data, Assumptions 1–3 hold, unique ℓ1-SVM solution (spec §6)."""
+    """D-SEED0: generic data, Assumptions 1–3 hold, unique ℓ1-SVM solution."""
     return Dataset.make(X=_SEED0_X, Y=[1, -1, 1], v=[1, 0, 0, 0], z=_SEED0_Z, name="D-SEED0")
 
 

@@ -30,9 +30,13 @@ e^{−10⁴} keep full relative accuracy), the loss excess with expm1. The local
 10^{−tol_digits} (default ``tol_digits_for(dps)``), so a run at a higher precision is also a run
 with a tighter tolerance and the agreement of the two is an honest measure of the stable digits.
 
+``DualDiagSystem.loss_rate`` is dℒ/dt along the flow from its own velocity (chain rule through
+the softmax), against which irgf Lemma 4.2's formula (27) is compared.
+
 ``gbs_integrate`` is a plain Gragg–Bulirsch–Stoer extrapolation integrator (explicit, arbitrary
-order) for short non-stiff horizons where an identity must hold to the full working precision
-(irgf Lemma 4.1).
+order) for short non-stiff horizons where an identity must hold to the full working precision;
+``reparameterised_pair`` integrates irgf's flows (2) and (3) side by side with it (Lemma 4.1). Its
+truncation error is controlled by the local tolerance, not enclosed: results are evidence.
 """
 from __future__ import annotations
 
@@ -302,6 +306,22 @@ class DualDiagSystem:
         grad = [-Bp[j, 0] / 2 for j in range(self.d)]
         return DualPoint(phi=list(phi), T=T, beta=beta, margins=M, mu=mu, l1=l1, off_opt=off,
                          excess=excess, loss=loss, phidot=pd, grad=grad)
+
+    def loss_rate(self, phi):
+        """dℒ/dt of the flow at φ from its own velocity: β̇ = ω₀² ⊙ cosh(Bφ) ⊙ Bφ̇ (the time derivative
+        of Lemma A.1's β = ω₀² ⊙ sinh(Bφ)), margins Ṁ = Bᵀβ̇, and the chain rule through the softmax:
+        logits relative to the optimal token's are −M_il, so Φ̇_i = −Σ_{l≠opt} c_il Ṁ_il and
+        dℒ/dt = (1/n) Σ_i ℓ'(Φ_i) Φ̇_i. Uses neither ∇_βℒ nor the formula (27) it is compared with
+        (irgf Lemma 4.2). Returns (dℒ/dt, β, β̇)."""
+        pd, _, beta, _, st = self.phidot(phi)
+        c = self._c()
+        Bp = c["B"] * arb_mat([[x] for x in pd])
+        bdot = [w * t.cosh() * Bp[j, 0] for j, (w, t) in enumerate(zip(c["w2"], self.theta(phi)))]
+        Mdot = self.margins_of(bdot)
+        rate = arb(0)
+        for ks, _, _, _, Phi, cc, _ in st:
+            rate += self.loss.d1(Phi) * sum((-cc[a] * Mdot[k] for a, k in enumerate(ks)), arb(0))
+        return rate / self.n, beta, bdot
 
 
 @dataclass
@@ -580,3 +600,63 @@ def gbs_integrate(f, y0, t_points, tol, kmax=None, h0=None, max_steps: int = 500
             H = _mid(Hs * arb(fac)) if Hs is not room else max(H, _mid(Hs * arb(fac)), key=lambda z: z.mid())
         out.append(list(y))
     return out, {"steps": steps, "rejected": rejected}
+
+
+# ------------------------------------------------------------------------------------------------
+# irgf Lemma 4.1: the (ξ_k, ξ_q) flow (2) and the (w₊, w₋) flow (3), integrated side by side
+# ------------------------------------------------------------------------------------------------
+def kq_field(grad, d: int):
+    """Flow (2) on y = (ξ_k, ξ_q): ξ̇_k = −∇_βℒ(β) ⊙ ξ_q, ξ̇_q = −∇_βℒ(β) ⊙ ξ_k, β = ξ_k ⊙ ξ_q."""
+    def f(y):
+        xk, xq = y[:d], y[d:]
+        g = grad([a * b for a, b in zip(xk, xq)])
+        return [_mid(-gj * b) for gj, b in zip(g, xq)] + [_mid(-gj * a) for gj, a in zip(g, xk)]
+    return f
+
+
+def pm_field(grad, d: int):
+    """Flow (3) on y = (w₊, w₋): ẇ₊ = −∇ℒ(w) ⊙ w₊, ẇ₋ = +∇ℒ(w) ⊙ w₋, w = (w₊^{⊙2} − w₋^{⊙2})/2."""
+    def f(y):
+        wp, wm = y[:d], y[d:]
+        g = grad([(a * a - b * b) / 2 for a, b in zip(wp, wm)])
+        return [_mid(-gj * a) for gj, a in zip(g, wp)] + [_mid(gj * b) for gj, b in zip(g, wm)]
+    return f
+
+
+@dataclass
+class PairPoint:
+    """Flows (2) and (3) at one time t: ‖β − w‖_∞, ‖β̇ − ẇ‖_∞ (each field at its own flow's state)
+    and the largest drift of the conserved ξ_k² − ξ_q² and w₊ ⊙ w₋ (integrator sanity)."""
+
+    t: Fraction
+    deviation: arb
+    field: arb
+    drift: arb
+
+
+def _inf(v) -> arb:
+    return max((abs(x) for x in v), key=lambda z: z.mid())
+
+
+def reparameterised_pair(grad, xk, xq, wp, wm, times, tol) -> tuple[list, int]:
+    """Integrate flow (2) from (ξ_k, ξ_q) and flow (3) from (w₊, w₋) independently with
+    ``gbs_integrate`` at local tolerance ``tol``; ([PairPoint at each of ``times``], steps). The
+    values carry the integrator's truncation error (no rigorous bound)."""
+    d = len(xk)
+    f2, f3 = kq_field(grad, d), pm_field(grad, d)
+    ys2, st2 = gbs_integrate(f2, list(xk) + list(xq), times, tol)
+    ys3, st3 = gbs_integrate(f3, list(wp) + list(wm), times, tol)
+    c2 = [a * a - b * b for a, b in zip(xk, xq)]
+    c3 = [a * b for a, b in zip(wp, wm)]
+    out = []
+    for t, y2, y3 in zip(times, ys2, ys3):
+        beta = [a * b for a, b in zip(y2[:d], y2[d:])]
+        w = [(a * a - b * b) / 2 for a, b in zip(y3[:d], y3[d:])]
+        F2, F3 = f2(y2), f3(y3)
+        bdot = [F2[j] * y2[d + j] + y2[j] * F2[d + j] for j in range(d)]
+        wdot = [y3[j] * F3[j] - y3[d + j] * F3[d + j] for j in range(d)]
+        drift = max(_inf([a * a - b * b - c for a, b, c in zip(y2[:d], y2[d:], c2)]),
+                    _inf([a * b - c for a, b, c in zip(y3[:d], y3[d:], c3)]), key=lambda z: z.mid())
+        out.append(PairPoint(Fraction(t), _inf([a - b for a, b in zip(beta, w)]),
+                             _inf([a - b for a, b in zip(bdot, wdot)]), drift))
+    return out, st2["steps"] + st3["steps"]

@@ -7,15 +7,15 @@ exact QP of ``verify.svm``), so the SVM-neighbours ``T_i`` (margin exactly 1), t
     cone_μ(p^mm) = {p ≠ 0 : corr(p, p^mm) ≥ 1 − μ}                                            (7)
     C_{μ,R}(p^mm) = cone_μ(p^mm) ∩ {‖p‖ ≥ R}                                                   (8)
 
-Widths (all DERIVED here; the paper's own μ of (32) is UNCERTAIN, spec §7 item 7):
+Widths (all DERIVED here; the paper's own μ of (32) is not recovered):
 
 * A unit q̄ with corr(q̄, p̄^mm) ≥ 1 − μ has ‖q̄ − p̄^mm‖ ≤ √(2μ). The margin difference of a
   non-neighbour (j,τ) and a neighbour (i,t) along ‖p^mm‖·q̄ is δ_jτ − wᵀ(q − p^mm),
   w = (k_{iα_i} − k_it) − (k_{jα_j} − k_jτ); it stays positive when
-  μ < ½ (δ_jτ / (‖p^mm‖ ‖w‖))². For i = j, ‖w‖ = ‖k_it − k_iτ‖ and this is the spec's formula;
+  μ < ½ (δ_jτ / (‖p^mm‖ ‖w‖))². For i = j, ‖w‖ = ‖k_it − k_iτ‖ (the within-input formula);
   with several inputs a non-neighbour of one input must also stay behind the neighbours of the
   others (otherwise its softmax mass dominates the sum over inputs), so ``mu0`` takes the minimum
-  over **all** pairs (neighbour of any input, non-neighbour of any input). It equals the spec's
+  over **all** pairs (neighbour of any input, non-neighbour of any input). It equals the
   within-input value when n = 1 and is never larger. α stays selected when
   μ < ½ (‖p^mm‖ max_{i,t} ‖k_{iα_i} − k_it‖)^{-2}. ``mu0`` is the minimum of both.
 * ``critical_width`` μ*: the exact correlation level 1 − cos φ at which the cone first touches a
@@ -32,13 +32,11 @@ seeded random combinations, and one direction outside the span of the keys (if t
 ``dense_directions`` adds circles through pairs of basis vectors (the boundary sphere in ≥ 3-D).
 
 Also here: ``cap_extremes`` (min/max of a linear function over the cone's spherical cap, closed
-form), ``inward_component`` and ``boundary_scan`` (first-order cone invariance), ``leading_term``
-(the sign of −⟨∇L(rq), v⟩ as r → ∞ from the nearest token: the asymptotic certificate behind a
-VIOLATED), ``gd_in_cone`` / ``flow_in_cone`` (GD and the gradient flow, every iterate / step and dense
-point checked against C_{μ,R}; exact midpoint points), ``resolve_selection`` / ``choose_alpha`` (the
-hypotheses of the LMM claims, automatic α), seeded datasets with a non-global LMM, and
-``undecided`` / ``mark_undecided`` / ``finish`` (an existential witness not found in the tested
-range → INCONCLUSIVE, never a false VIOLATED).
+form), ``inward_component`` and ``boundary_scan`` (first-order cone invariance, on the boundary
+directions of ``boundary_directions``), ``leading_term`` (the sign of −⟨∇L(rq), v⟩ as r → ∞ from
+the nearest token: the asymptotic certificate behind a VIOLATED), ``radius_scale`` (the unit σ of
+the radius ladders). Seeded datasets with a non-global LMM are in ``verify.geometry.cone_data``;
+the hypotheses of the LMM claims and the trajectories checked against the cone in ``verify.kit.cones``.
 """
 from __future__ import annotations
 
@@ -233,7 +231,7 @@ def selection_width(g: LMMGeometry) -> Fraction:
 def mu0(g: LMMGeometry, within_only: bool = False) -> Fraction:
     """The derived sufficient width μ₀(α) (exact rational; see the module docstring).
 
-    ``within_only=True`` gives the spec's per-input formula (pairs inside one sequence only)."""
+    ``within_only=True`` gives the within-input formula (pairs inside one sequence only)."""
     best = selection_width(g)
     for _, _, w, dl in _pairs(g, within_only=within_only):
         ww = _fdot(w, w)
@@ -455,67 +453,40 @@ def leading_term(g: LMMGeometry, qbar, v, loss):
     −⟨∇L(rq̄), v⟩ = (1/n)Σ_i |ℓ'(φ_i)| Cov_{s_i}(γ_i, K_i v) and s_it ∝ e^{−r m_it},
     m_it = (k_{iα_i} − k_it)ᵀq̄, so the tokens of smallest margin m_min (over all sequences) lead:
     coefficient (1/n) Σ_{(i,t): m_it = m_min} |ℓ'(γ_{iα_i})| (γ_{iα_i} − γ_it)(k_{iα_i} − k_it)ᵀv.
-    Returns (sign, detail) with sign ∈ {+1, −1, None}; None when the nearest token is not
-    separated from the next by certified margins, or the coefficient's sign is not certain."""
+    Returns (sign, detail, coefficient) with sign ∈ {+1, −1, None}; None (and coefficient None when
+    there is none) when α is not certainly selected along q̄, the nearest token is not separated
+    from the next by certified margins, or the coefficient's sign is not certain."""
     ms = {}
     for (i, t), row in g.rows.items():
         ms[(i, t)] = dot([to_arb(x) for x in row], qbar)
     if any(not (m > 0) for m in ms.values()):
-        return None, "α is not certainly selected along this direction"
+        return None, "α is not certainly selected along this direction", None
     first = min(ms, key=lambda k: ms[k].mid())
     tied = [k for k in ms if not (ms[k] > ms[first]) and k != first]
     if tied:
-        return None, f"nearest tokens {[first] + tied} are not separated by certified margins"
+        return None, f"nearest tokens {[first] + tied} are not separated by certified margins", None
     i, t = first
     coef = (abs(loss.d1(to_arb(g.scores[i][g.alpha[i]]))) * to_arb(g.score_gap(i, t))
             * dot([to_arb(x) for x in g.rows[(i, t)]], v))
     if coef > 0:
-        return 1, f"nearest token ({i},{t}) at margin {ms[first].mid().str(6)} per unit norm; leading coefficient > 0"
+        return 1, f"nearest token ({i},{t}) at margin {ms[first].mid().str(6)} per unit norm; leading coefficient > 0", coef
     if coef < 0:
         return -1, (f"nearest token ({i},{t}) (score {_short(g.scores[i][t])} vs γ_α = "
                     f"{_short(g.scores[i][g.alpha[i]])}) at margin {ms[first].mid().str(6)} per unit norm: "
-                    f"leading coefficient < 0, so the sign is negative for every large r")
-    return None, "leading coefficient not certainly nonzero"
+                    f"leading coefficient < 0, so the sign is negative for every large r"), coef
+    return None, "leading coefficient not certainly nonzero", coef
 
 
-# ----- datasets ----------------------------------------------------------------------------------
-def random_lmm_candidates(n=2, T=3, d=2, seed=0, min_mu0="1/1000", max_norm=10, tries=400,
-                          need_higher=True, scale="1"):
-    """Yield (dataset, geometry) for the seeded ``random_dataset``s (seeds seed·1000, seed·1000+1, …)
-    that have a non-global LMM with μ₀ ≥ ``min_mu0``, ‖p^mm‖ ≤ ``max_norm``·(1/scale) and (if
-    ``need_higher``) a non-neighbour whose score exceeds γ_α (so that the cone width matters).
-    Deterministic. The geometry is the widest-μ₀ non-global LMM (``choose_alpha``)."""
-    from verify.data.generators import random_dataset
-
-    lo = Fraction(min_mu0)
-    for k in range(tries):
-        s = seed * 1000 + k
-        data = random_dataset(n=n, T=T, d=d, seed=s, scale=scale)
-        if any(len(o) > 1 for o in data.optimal_tokens()):
-            continue
-        lmms = locally_optimal_geometries(data)
-        if not lmms:
-            continue
-        good = [g for g in lmms if not g.is_gmm and mu0(g) >= lo and g.norm_sq <= (max_norm / Fraction(scale)) ** 2
-                and (not need_higher or any(g.scores[j][tau] > g.scores[j][g.alpha[j]]
-                                            for (j, tau) in g.non_neighbour_pairs()))]
-        if good:
-            yield data, max(good, key=lambda g: (mu0(g), tuple(-a for a in g.alpha))), s
-
-
-def random_dataset_with_lmm(n=2, T=3, d=2, seed=0, min_mu0="1/1000", max_norm=10, tries=400,
-                            need_higher=True, name=None, scale="1"):
-    """The first dataset of ``random_lmm_candidates`` (see there), named after its seed."""
-    for data, _, s in random_lmm_candidates(n, T, d, seed, min_mu0, max_norm, tries, need_higher, scale):
-        sc = Fraction(scale)
-        suffix = "" if sc == 1 else f"-scale{sc.numerator}_{sc.denominator}"
-        return data.with_name(name or f"random-lmm-n{n}T{T}d{d}-s{s}{suffix}")
-    raise RuntimeError(f"no random dataset with a non-global LMM found from seed {seed}")
-
-
-
-
-# ----- first-order invariance and trajectories with per-iterate cone checks ---------------------
+# ----- first-order invariance on the boundary ---------------------------------------------------
+def boundary_directions(g: LMMGeometry):
+    """(exact directions, unit directions, flat) for the boundary of cone_μ(p^mm): ``cone_directions``;
+    when there is none (the keys span one dimension) the cone is the open ray through p^mm and the
+    zero direction stands for it (``flat``: its "boundary" points are ray points)."""
+    exact = cone_directions(g)
+    if exact:
+        return exact, [unit(u) for u in exact], False
+    zero = tuple(Fraction(0) for _ in g.p_mm)
+    return [zero], [[arb(0)] * len(g.p_mm)], True
 
 
 def boundary_scan(model, g: LMMGeometry, mu, radii, dirs, level=None):
@@ -538,3 +509,35 @@ def boundary_scan(model, g: LMMGeometry, mu, radii, dirs, level=None):
             vals.append((inward_component(grad, p, pbar, mu) / mean, k))
         out.append({"r": r, "values": vals, "ok": all(v > 0 for v, _ in vals)})
     return out
+
+
+def first_order_witness(model, g: LMMGeometry, mu, radii):
+    """(R, scan, directions): the first-order scan of ``boundary_scan`` over ``boundary_directions``
+    plus the dense circles (a sparse set once gave an R too small by a factor 4 in 3-D), and the
+    smallest radius of ``radii`` from which every boundary value is certainly > 0 at every deeper
+    radius (None if none). Used to select datasets; claims decide with ``verify.claims.rules.witness``."""
+    _, dirs, flat = boundary_directions(g)
+    scan_dirs = dirs + ([] if flat else dense_directions(g))
+    scan = boundary_scan(model, g, mu, radii, scan_dirs, level=Fraction(0) if flat else None)
+    R = None
+    for rec in reversed(scan):
+        if not rec["ok"]:
+            break
+        R = rec["r"]
+    return R, scan, scan_dirs
+
+
+def radius_scale(norm_sq: Fraction) -> Fraction:
+    """σ ≈ ‖p^mm‖ rounded up to two significant digits: the rational unit of the radius ladders."""
+    import math
+
+    x = math.sqrt(float(norm_sq))
+    e = math.floor(math.log10(x)) - 1
+    return Fraction(math.ceil(x / 10**e - 1e-12)) * Fraction(10) ** e
+
+
+def plane_direction(g: LMMGeometry):
+    """The unit b̂ ⊥ p^mm with span(p^mm, b̂) ⊇ the keys' differences, when that span is 2-D (else None):
+    the plane in which the paths can be drawn with a signed angle."""
+    basis, _ = _orthogonal_basis(g)
+    return unit(basis[0]) if len(basis) == 1 else None

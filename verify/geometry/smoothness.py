@@ -18,17 +18,30 @@ only place W enters the proof, (28)–(29)):
     L_K := (1/n) Σ_i ( M₀ ‖v‖² ‖X_i‖² ‖K_i‖² + 3 M₁ ‖v‖ ‖X_i‖ ‖K_i‖² )    (≤ L_p whenever K = XW).
 
 Spectral norms are enclosed rigorously by ``verify.numbers.linalg``.
+
+Also here, for checking (6) and the descent lemma (25) of mmts Lemma 6 on the data: a float64 search
+for points of large ‖∇²L‖ (``hessian_local_maxima``: it only proposes points, which are then
+re-evaluated in arb), a tight enclosure of ‖∇²L‖₂ (``hessian_norm``), and the descent ratio
+ρ = (L(p) − L(p⁺))/((η/2)‖∇L(p)‖²) enclosed without cancellation (``descent_ratio``).
 """
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 from fractions import Fraction
 
-from flint import arb, fmpq, fmpq_mat
+import numpy as np
+from flint import arb, arb_mat, fmpq_mat
 
 from verify.data.dataset import Dataset
+from verify.models.attention import features
 from verify.models.losses import Loss, get_loss
-from verify.numbers.linalg import spectral_norm, vector_norm_upper
+from verify.numbers.exact import fmpq_matrix
+from verify.numbers.linalg import (
+    frobenius_upper,
+    spectral_norm,
+    sym_spectral_norm,
+    vector_norm_upper,
+)
 from verify.numbers.precision import to_arb
 
 # ----- rigorous norms ----------------------------------------------------------------------------
@@ -36,10 +49,6 @@ norm_upper = vector_norm_upper  # an exact upper bound on ‖vec‖₂
 
 
 # ----- the key-query matrix W behind the keys ----------------------------------------------------
-def _fmpq_mat(rows) -> fmpq_mat:
-    return fmpq_mat([[fmpq(Fraction(x).numerator, Fraction(x).denominator) for x in row] for row in rows])
-
-
 def key_matrix(data: Dataset):
     """The minimum-norm exact W (d × d_k, Fractions) with K_i = X_i W for every i, or None.
 
@@ -51,8 +60,8 @@ def key_matrix(data: Dataset):
     Xs = [row for seq in data.X for row in seq]
     Ks = [row for seq in data.K for row in seq]
     dk = len(Ks[0])
-    X = _fmpq_mat(Xs)
-    K = _fmpq_mat(Ks)
+    X = fmpq_matrix(Xs)
+    K = fmpq_matrix(Ks)
     R_full, r = X.rref()
     if r == 0:  # X = 0: only K = 0 is of the form X W, with W = 0
         if all(x == 0 for row in Ks for x in row):
@@ -142,3 +151,117 @@ def smoothness_constant(data: Dataset, loss: Loss | str = "logistic", x_power: i
         ) / n
         form = "K"
     return SmoothnessConstant(value, form, ell.name, M0, M1, B, norm_v, norm_W, norms_X, norms_K, proof)
+
+
+def hessian_norm(H: arb_mat) -> arb:
+    """A ball containing ‖H‖₂ of a symmetric ball matrix: the eigenvalue enclosure, intersected with
+    [0, ‖H‖_F] (always valid; it keeps the answer tight when H is a matrix of balls around 0, where
+    arb cannot isolate the eigenvalues and may return an absurdly wide ball)."""
+    fro = frobenius_upper(H)
+    cap = arb(fro) / 2 + arb(0, (arb(fro) / 2).upper())  # the interval [0, ‖H‖_F]
+    norm = sym_spectral_norm(H)
+    return norm.intersection(cap) if norm.is_finite() else cap  # both enclose ‖H‖₂: never disjoint
+
+
+# ----- a float64 search for large ‖∇²L‖ (proposes points only; every figure is recomputed in arb) --
+_F64_LOSS = {
+    "logistic": (lambda u: -1 / (1 + np.exp(u)), lambda u: np.exp(-abs(u)) / (1 + np.exp(-abs(u))) ** 2),
+    "exponential": (lambda u: -np.exp(-u), lambda u: np.exp(-u)),
+    "correlation": (lambda u: -1.0, lambda u: 0.0),
+}
+_SEARCH_CACHE: dict = {}
+
+
+def _hessian_norm_f64(K, G, loss: str, p) -> float:
+    d1, d2 = _F64_LOSS[loss]
+    H = np.zeros((K.shape[2], K.shape[2]))
+    for Ki, gi in zip(K, G):
+        a = Ki @ p
+        s = np.exp(a - a.max())
+        s /= s.sum()
+        phi = s @ gi
+        c = s * (gi - phi)
+        g = Ki.T @ c
+        J = np.diag(c) - np.outer(c, s) - np.outer(s, c)
+        H += d2(phi) * np.outer(g, g) + d1(phi) * (Ki.T @ J @ Ki)
+    return float(np.max(np.abs(np.linalg.eigvalsh(H / len(K)))))
+
+
+def hessian_local_maxima(data: Dataset, loss: str, starts, maxiter: int = 300):
+    """Nelder–Mead (float64) from each start, maximising ‖∇²L(p)‖₂; the end points as exact rationals.
+
+    The search does not depend on the working precision, so its result is cached: the recomputation
+    at a higher precision re-evaluates the same points in arb. Losses other than the three built-in
+    ones are not searched (an empty list)."""
+    if get_loss(loss).name not in _F64_LOSS:
+        return []
+    key = (data.to_json(), get_loss(loss).name, tuple(starts), maxiter)
+    if key not in _SEARCH_CACHE:
+        if len(_SEARCH_CACHE) > 256:
+            _SEARCH_CACHE.clear()
+        _SEARCH_CACHE[key] = _local_maxima(data, get_loss(loss).name, starts, maxiter)
+    return _SEARCH_CACHE[key]
+
+
+def _local_maxima(data: Dataset, loss: str, starts, maxiter: int):
+    from scipy.optimize import minimize
+
+    K = np.array([[[float(x) for x in row] for row in seq] for seq in features(data, "p")])
+    G = np.array([[float(x) for x in row] for row in data.scores])
+    found = []
+    for p0 in starts:
+        x0 = np.array([float(x) for x in p0])
+        with np.errstate(all="ignore"):
+            res = minimize(lambda p: -_hessian_norm_f64(K, G, loss, p), x0, method="Nelder-Mead",
+                           options={"maxiter": maxiter, "xatol": 1e-10, "fatol": 1e-14})
+        if np.all(np.isfinite(res.x)):
+            found.append(tuple(Fraction(float(x)).limit_denominator(10**12) for x in res.x))
+    return found
+
+
+# ----- the descent lemma (25) at a point ----------------------------------------------------------
+def descent_terms(model, p, eta, g=None, ex=None):
+    """(L(p) − L(p⁺), (η/2)‖g‖², ‖g‖², p⁺) with g = ∇L(p), p⁺ = p − ηg (a ball containing the exact
+    GD image of p); the decrease is a difference of excess losses L − L⋆, never of L itself."""
+    g = model.grad(p) if g is None else g
+    ex = model.excess(p) if ex is None else ex
+    g2 = sum((x * x for x in g), arb(0))
+    p_next = [x - eta * y for x, y in zip(p, g)]
+    return ex - model.excess(p_next), eta * g2 / 2, g2, p_next
+
+
+@dataclass
+class DescentRatio:
+    """ρ = (L(p) − L(p⁺)) / ((η/2)‖∇L(p)‖²) at one point (None when ∇L(p) = 0 exactly: p⁺ = p and
+    (25) reads 0 ≤ 0), how it was enclosed, and p⁺ (a ball containing the exact GD image)."""
+
+    rho: arb | None
+    how: str  # the tighter enclosure: "difference" | "mean value"; "stationary" when ∇L(p) = 0
+    g2: arb
+    p_next: list
+
+
+def descent_ratio(model, p, eta, g=None, ex=None) -> DescentRatio:
+    """ρ enclosed twice and intersected: from the difference of excess losses, and from the mean-value
+    form (Taylor with Lagrange remainder along the segment [p, p⁺])
+
+        L(p) − L(p⁺) = η‖g‖² − (η²/2) gᵀ∇²L(ξ)g,  ξ ∈ [p, p⁺],   so   ρ = 2 − η gᵀ∇²L(ξ)g / ‖g‖²,
+
+    with ∇²L evaluated on a box containing the segment. Both are rigorous; the first is tight when the
+    step moves L visibly, the second when it does not (saturation: L(p) − L(p⁺) below what the working
+    precision resolves in L − L⋆, where the difference alone cannot even decide ρ ≥ 1)."""
+    drop, half, g2, p_next = descent_terms(model, p, eta, g, ex)
+    if g2 == 0:
+        return DescentRatio(None, "stationary", g2, p_next)
+    g = model.grad(p) if g is None else g
+    tau = arb("0.5", "0.5")  # the interval [0, 1]
+    H = model.hessian([x - eta * y * tau for x, y in zip(p, g)])
+    gm = arb_mat([[y] for y in g])
+    mean_value = 2 - eta * (gm.transpose() * H * gm)[0, 0] / g2
+    rho = drop / half
+    if not rho.is_finite() or mean_value.rad() < rho.rad():
+        how = "mean value"
+    else:
+        how = "difference"
+    rho = rho.intersection(mean_value) if rho.is_finite() else mean_value  # disjoint would be a bug: raises
+    return DescentRatio(rho, how, g2, p_next)

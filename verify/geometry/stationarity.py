@@ -25,9 +25,12 @@ rational products (nothing specific to Assumption B; certified and cancellation-
 as an independent cross-check, with the engine's closed-form gradient, plus the bound, all in arb
 balls; ``slack`` is the exact-structure difference −⟨∇L, q⟩ − c·bound =
 (1/n) Σ |ℓ'| Δ s_opt Σ_t s_t (m_t − c) (an algebraic identity under B), whose sign is certain
-termwise when c ≤ min m_t — that settles the tie "ratio = 1" (attained for T = 2) that a ball
-comparison of two equal numbers never can. ``ball_lower_bound`` turns the bound into a certified positive lower bound of ‖∇L(θ)‖ on the
-whole ball ‖θ‖ ≤ R, which is what "no finite stationary point" means quantitatively.
+termwise when c ≤ min m_t — ``bound_excess`` uses it to settle the tie "ratio = 1" (attained for
+T = 2) that a ball comparison of two equal numbers never can; ``relative_deviation`` is the
+cross-check's residual. ``ball_lower_bound`` turns the bound into a certified positive lower bound of
+‖∇L(θ)‖ on the whole ball ‖θ‖ ≤ R, which is what "no finite stationary point" means quantitatively.
+Also here: the probe points (``probe_directions``, ``probe_points``), the exact ∇L(0), and tfsvm's
+smoothness constant L_W (``smoothness_W``, v1 Lemma 4).
 """
 from __future__ import annotations
 
@@ -38,8 +41,10 @@ from fractions import Fraction
 from flint import arb
 
 from verify.data.dataset import Dataset
-from verify.models.attention import LinearLogitModel, SampleState, dot, features
+from verify.geometry.probes import scaled
+from verify.models.attention import LinearLogitModel, dot, features
 from verify.models.losses import get_loss
+from verify.numbers.linalg import spectral_norm
 from verify.numbers.precision import to_arb
 
 SVM_KIND = {"p": "p", "W": "W"}
@@ -111,30 +116,6 @@ def exact_margins(feats, opt, q) -> list[list[Fraction | None]]:
 
 
 # ----- softmax states with exact score differences ----------------------------------------------
-def exact_states(model: LinearLogitModel, theta) -> list[SampleState]:
-    """``model.states`` with the score differences γ_t − γ_r taken from the exact rationals.
-
-    ``LinearLogitModel.states`` forms dev_t = γ_t − γ_r from arb balls of the scores; for equal
-    scores that are not binary fractions (0.9 − 0.9) this is a ball [0 ± 10^-dps] instead of an exact
-    0, and when the softmax is saturated on a non-optimal token that radius times s_t swamps the true
-    md ~ s_opt (observed: ⟨∇L, p^mm⟩ = [± 1e-76] where the value is −1e-146). Exact differences keep
-    every c_t = s_t(γ_t − φ) to full relative accuracy."""
-    ex = model._exact_scores
-    out = []
-    for a, g, gx in zip(model.logits(theta), model.gamma, ex):
-        T = model.T
-        r = max(range(T), key=lambda t: a[t].mid())
-        ar = a[r]
-        e = [(a[t] - ar).exp() if t != r else arb(1) for t in range(T)]
-        Z = sum(e[1:], e[0])
-        s = [x / Z for x in e]
-        dev = [to_arb(gx[t] - gx[r]) for t in range(T)]
-        md = sum((s[t] * dev[t] for t in range(T) if t != r and gx[t] != gx[r]), arb(0))
-        c = [s[t] * (dev[t] - md) if t != r else -s[r] * md for t in range(T)]
-        out.append(SampleState(r, s, md, g[r] + md, c))
-    return out
-
-
 # ----- the quantities at one point ---------------------------------------------------------------
 @dataclass
 class DescentTerms:
@@ -172,14 +153,14 @@ def descent_terms(model: LinearLogitModel, q, margins, theta, gaps=None, factor=
       from the rational data: pairs with an exactly zero product drop out, so under Assumption B (B.2:
       equal non-optimal scores) or tfsvm B.1 (equal non-optimal logits along q) every remaining term has
       the same sign and no cancellation occurs — the sign is certified at any saturation;
-    * ``engine`` — the engine's closed-form gradient (``LinearLogitModel.grad`` on ``exact_states``)
+    * ``engine`` — the engine's closed-form gradient (``LinearLogitModel.grad`` on ``model.states``)
       dotted with q; it cancels terms of size s_r·s_t that are exponentially larger than the result
       when a non-optimal token dominates and its ball may then straddle 0: a cross-check, not the value.
 
     ``gaps`` (Assumption B) enables the bound and its exact-structure slack; ``factor`` multiplies the
     bound (tests feed a wrong constant through it)."""
     theta = [x if isinstance(x, arb) else to_arb(Fraction(x)) for x in theta]
-    states = exact_states(model, theta)
+    states = model.states(theta)
     g = model.grad(theta, states)
     qa = [to_arb(Fraction(x)) for x in q]
     engine = dot(g, qa)
@@ -209,14 +190,22 @@ def descent_terms(model: LinearLogitModel, q, margins, theta, gaps=None, factor=
     return DescentTerms(inner, engine, to_arb(fac) * bound / n, slack / n, min_so, gn)
 
 
-def engine_agreement(dt: DescentTerms, tol: arb) -> tuple[bool, arb | None]:
-    """(consistent, relative deviation or None): the engine ball must contain a value within ``tol``
-    (relative) of the pairwise value; the deviation is reported only where the engine is sharp."""
-    a, b = dt.engine, dt.inner
-    consistent = not (abs(a - b) > abs(b) * tol + 0) if b != 0 else True
-    if a.rad() <= abs(a.mid()) * tol and b != 0:
-        return consistent, abs(arb(a.mid()) - arb(b.mid())) / abs(b)
-    return consistent, None
+def bound_excess(dt: DescentTerms) -> arb:
+    """−⟨∇L(θ), q⟩/bound − 1 (Assumption B; ≥ 0 is the derived bound). Where the direct ball
+    straddles 0 — the tie, attained when every non-optimal token is a support token — the same
+    number by its exact structure, slack/bound (the slack is formed termwise with the exact m_t − c,
+    so it is exactly 0 at the tie), used only when the two balls overlap (the identity holds)."""
+    direct = -dt.inner / dt.bound - 1
+    if direct >= 0 or direct < 0:
+        return direct
+    structured = dt.slack / dt.bound
+    return structured if structured.overlaps(direct) else direct
+
+
+def relative_deviation(dt: DescentTerms) -> arb:
+    """|engine − pairwise| / |pairwise| as a ball (a residual: ≤ the tolerance where both formulas are
+    sharp; undecided where the engine's closed form has cancelled exponentially larger terms)."""
+    return abs(dt.engine - dt.inner) / abs(dt.inner)
 
 
 # ----- adversarial probe points -----------------------------------------------------------------
@@ -255,11 +244,18 @@ def probe_directions(feats, opt, q, extra=(), count: int = 6, seed: int = 0) -> 
     return out
 
 
-def scaled_point(direction, scale) -> tuple:
-    """direction · scale / ‖direction‖_∞ (exact rationals, so a probe replays exactly)."""
-    m = max(abs(x) for x in direction)
-    c = Fraction(scale) / m
-    return tuple(x * c for x in direction)
+def probe_points(directions, scales, symbol: str = "θ") -> list[tuple[str, tuple, str, str]]:
+    """(where, exact point, direction label, scale) for every direction × ‖θ‖∞ scale (exact rationals,
+    ``verify.geometry.probes.scaled``); θ = 0 once."""
+    out, zero = [], False
+    for label, d in directions:
+        for sc in scales:
+            if Fraction(sc) == 0:
+                if zero:
+                    continue
+                zero = True
+            out.append((f"{label}, ‖{symbol}‖∞ = {sc}", scaled(d, sc), label, sc))
+    return out
 
 
 def other_selection_directions(data: Dataset, param: str, dps: int = 60, limit: int = 27):
@@ -328,11 +324,6 @@ def exact_gradient_at_zero(data: Dataset, param: str = "p"):
     return all(not any(v) for v in groups.values()), groups
 
 
-# ----- fixed-step gradient descent (high-precision midpoints) ------------------------------------
-
-
-
-
 def d1_enclosure(loss, lo: arb, hi: arb, max_depth: int = 40):
     """(sup ℓ', inf |ℓ'|) over [lo, hi] as rigorous bounds (arb, exact endpoints), or None when
     ℓ' < 0 cannot be certified: ℓ' is evaluated on balls covering the interval, bisected adaptively
@@ -357,16 +348,6 @@ def d1_enclosure(loss, lo: arb, hi: arb, max_depth: int = 40):
     return sup_d, inf_abs
 
 
-def loss_is_decreasing(loss_name, data: Dataset) -> tuple[bool, str]:
-    """Assumption A's strictness on [−B, B], B = max|γ_it|: ℓ' < 0 there (certified, ``d1_enclosure``)."""
-    ell = get_loss(loss_name)
-    B = max(abs(g) for row in data.scores for g in row)
-    enc = d1_enclosure(ell, -to_arb(B), to_arb(B))
-    if enc is None:
-        return False, f"{ell.name}: ℓ' < 0 on [−B, B], B = {B} not certified"
-    return True, f"{ell.name}: ℓ' < 0 on [−B, B], B = {B} (max ℓ' ≤ {enc[0].str(5, radius=False)})"
-
-
 def feasible_assumption_b_dataset(n=2, T=4, d=4, seed=0, param: str = "p", tries: int = 50) -> Dataset:
     """``datasets.assumption_b_dataset`` at the first seed ≥ ``seed`` whose SVM(opt) is feasible
     (random keys make the optimal token an interior point of the others' hull now and then)."""
@@ -381,7 +362,18 @@ def feasible_assumption_b_dataset(n=2, T=4, d=4, seed=0, param: str = "p", tries
     raise RuntimeError(f"no feasible Assumption-B dataset among seeds {seed}..{seed + tries - 1}")
 
 
-# ----- "no finite stationary point; the norm diverges": the shared evidence ----------------------
 
-
-# ----- gradient flow stopped at given norms -------------------------------------------------------
+# ----- tfsvm's smoothness constant of L(W) -------------------------------------------------------
+def smoothness_W(data: Dataset, loss: str = "logistic") -> arb:
+    """L_W of tfsvm v1 Lemma 4 (a ball): (1/n)Σ_i ‖v‖‖z_i‖²‖X_i‖³ (M₀‖v‖‖X_i‖ + 3M₁), spectral ‖X_i‖,
+    M₀, M₁ the loss's constants on [−B, B] (B = max|γ_it|)."""
+    ell = get_loss(loss)
+    B = max(abs(g) for row in data.scores for g in row)
+    M0, M1 = ell.constants(to_arb(B))
+    nv = to_arb(sum((x * x for x in data.v), Fraction(0))).sqrt()
+    total = arb(0)
+    for Xi, z in zip(data.X, data.queries()):
+        nx = spectral_norm(Xi)
+        nz2 = to_arb(sum((x * x for x in z), Fraction(0)))
+        total += nv * nz2 * nx ** 3 * (M0 * nv * nx + 3 * M1)
+    return total / data.n

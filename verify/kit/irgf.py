@@ -1,20 +1,22 @@
 """Shared pieces of the irgf claims (diagonal K, Q; exponential loss): hypotheses checked on the
-data, the exact ℓ1-SVM with its optimal face, and small trend-fitting helpers.
+data, the exact ℓ1-SVM with its optimal face, the flow the asymptotic claims follow, and what
+every check needs of it (range, target reached, a stationary start decided exactly).
 
-Hypotheses (spec §3), each returned as a ``Hypothesis`` whose name carries the spec id:
+Hypotheses, each a ``Hypothesis`` (met True / False / None = undecided) whose name carries the id:
 
 * ``Assumption 1 (irgf.asm1)`` — unique optimal token per sequence and a full matrix W* with
-  (x_opt − x_il)ᵀW*z_i ≥ 1. Implied by diagonal separability; otherwise decided exactly by the
-  Frobenius SVM (exact QP) or refuted by an exact Farkas certificate.
+  (x_opt − x_il)ᵀW*z_i ≥ 1. Implied by diagonal separability; otherwise decided by the exact
+  Frobenius SVM (certified optimum) or refuted by a verified Farkas certificate.
 * ``Assumption 2 (irgf.asm2)`` — all non-optimal scores of a sequence are equal (exact test).
 * ``Assumption 3 (irgf.asm3)`` — ℒ(θ(0)) ≤ min_j (1/n)[e^{−γ_j,nopt} + Σ_{i≠j} e^{−γ_i,opt}]; under
-  init (5) β(0) = 0, attention is uniform and ℒ(θ(0)) = (1/n) Σ_i exp(−mean_l γ_il). Certified
-  comparison in ball arithmetic.
+  init (5) β(0) = 0, attention is uniform and ℒ(θ(0)) = (1/n) Σ_i exp(−mean_l γ_il). Decided in
+  ball arithmetic (undecided → None).
 * ``init (5) (irgf.eq5)`` — ξ_k(0) ⊙ ξ_q(0) = 0 and ξ_k(0)² + ξ_q(0)² = 2ω₀² with every ω₀,j ≠ 0;
   the engine starts from exactly such a point (φ = 0), so only ω₀,j ≠ 0 can fail.
 * ``irgf.hyp.diagsep`` — the (ℓ1-SVM) is feasible (a *diagonal* separator exists): used by the
   proofs of Lemma 4.2 and Theorem 4.1, not stated by the paper, not implied by Assumption 1
-  (D-DIAGINF). Decided exactly (rational simplex) with a Farkas certificate when infeasible.
+  (D-DIAGINF). Decided exactly (rational simplex, certified optimum) or refuted by a verified
+  Farkas certificate; a certificate that does not verify leaves it undecided (None).
 """
 from __future__ import annotations
 
@@ -23,9 +25,10 @@ from fractions import Fraction
 
 from flint import arb
 
-from verify.claims import Hypothesis
+from verify.claims import Evidence, Figure, Hypothesis
 from verify.data.dataset import Dataset
-from verify.numbers.precision import to_arb
+from verify.kit.assumptions import svm_feasible
+from verify.numbers.precision import log10_abs, to_arb
 
 A1, A2, A3, INIT5, DIAGSEP = "A1", "A2", "A3", "init5", "diagsep"
 NAMES = {
@@ -67,6 +70,11 @@ def unique_opt(data: Dataset) -> bool:
     return all(len(o) == 1 for o in data.optimal_tokens())
 
 
+def min_margin(res) -> Fraction:
+    """min_j a_jᵀx: the smallest margin of an exact SVM solution x (a Fraction)."""
+    return min(sum((a * b for a, b in zip(row, res.solution)), Fraction(0)) for row in res.problem.rows)
+
+
 def assumption2(data: Dataset) -> tuple[bool, str]:
     bad = []
     for i, (g, o) in enumerate(zip(data.scores, data.optimal_tokens())):
@@ -97,16 +105,17 @@ def initial_loss_and_bound(data: Dataset):
     return L0, bound
 
 
-def assumption3(data: Dataset) -> tuple[bool, str]:
+def assumption3(data: Dataset) -> tuple[bool | None, str]:
     ok2, _ = assumption2(data)
     if not ok2:
         return False, "undefined: needs Assumption 2 (γ_nopt)"
     L0, bound = initial_loss_and_bound(data)
+    shown = f"ℒ(θ(0)) = {L0.str(8, radius=False)} vs {bound.str(8, radius=False)}"
     if L0 <= bound:
-        return True, f"ℒ(θ(0)) = {L0.str(8, radius=False)} ≤ {bound.str(8, radius=False)} (certified)"
+        return True, shown.replace(" vs ", " ≤ ") + " (certified)"
     if L0 > bound:
-        return False, f"ℒ(θ(0)) = {L0.str(8, radius=False)} > {bound.str(8, radius=False)}"
-    return False, f"undecided at this precision: ℒ(θ(0)) = {L0.str(8, radius=False)} vs {bound.str(8, radius=False)}"
+        return False, shown.replace(" vs ", " > ")
+    return None, f"undecided at this precision: {shown}"
 
 
 def init5(omega0, d: int) -> tuple[bool, str]:
@@ -118,53 +127,73 @@ def init5(omega0, d: int) -> tuple[bool, str]:
     return True, f"ξ_k(0) = √2·ω₀, ξ_q(0) = 0 with ω₀ = {shown} (all entries ≠ 0)"
 
 
-def diagsep(data: Dataset, dps: int = 60) -> tuple[bool, str, object]:
+def diagsep(data: Dataset, dps: int = 60) -> tuple[bool | None, str, object]:
+    """Diagonal separability from a verified certificate (``kit.assumptions.svm_feasible``)."""
     res = l1_svm(data, dps)
-    if res.status == "optimal":
-        return True, f"feasible: exact ℓ1-SVM optimum p* = {_short(res.objective)}", res
+    h = svm_feasible(res, NAMES[DIAGSEP])
+    if h.met:
+        return True, f"feasible: exact ℓ1-SVM optimum p* = {_short(res.objective)} (certificate verified)", res
     far = res.farkas
-    detail = "infeasible"
-    if far is not None:
-        detail += (f": exact Farkas certificate λ ≥ 0, Σλ = 1, Σ λ_il B_il = 0 (residual {far.residual}), "
-                   f"Σλ_il·1 = {far.rhs} > 0, rows {list(far.rows)}")
-    return False, detail, res
+    if h.met is False:
+        return False, (f"infeasible: exact Farkas certificate λ ≥ 0, Σλ = 1, Σ λ_il B_il = 0 (residual {far.residual}), "
+                       f"Σλ_il·1 = {far.rhs} > 0, rows {list(far.rows)} (verified)"), res
+    return None, h.detail, res
 
 
-def assumption1(data: Dataset, diag_feasible: bool | None = None, dps: int = 60) -> tuple[bool, str, object]:
+def assumption1(data: Dataset, diag_feasible: bool | None = None, dps: int = 60) -> tuple[bool | None, str, object]:
     if not unique_opt(data):
         return False, "some sequence has tied optimal tokens", None
     if diag_feasible:
         return True, "implied by diagonal separability (Diag(β*) separates)", None
     res = w_svm(data, dps)
-    if res.status == "optimal":
+    h = svm_feasible(res, NAMES[A1])
+    if h.met:
         return True, f"full-W Frobenius SVM feasible: ‖W*‖_F = {_short(res.objective)} (exact QP)", res
-    return False, "no W* separates: exact Farkas certificate for the full-W constraints", res
+    if h.met is False:
+        return False, "no W* separates: verified Farkas certificate for the full-W constraints", res
+    return None, h.detail, res
 
 
 def check_hypotheses(data: Dataset, needs, omega0=None, dps: int = 60):
     """Hypotheses in ``needs`` (subset of A1, A2, A3, INIT5, DIAGSEP), in that order, and a context
-    dict with the ℓ1-SVM result (``svm``) when computed."""
+    dict with the ℓ1-SVM result (``svm``), its feasibility (``diagsep``) and the full-W one (``w_svm``)."""
     hyps, ctx = [], {}
-    if DIAGSEP in needs or A1 in needs:
-        ok_d, det_d, res = diagsep(data, dps)
-        ctx["svm"] = res
-        ctx["diagsep"] = ok_d
+    ok_d, det_d, ctx["svm"] = diagsep(data, dps)
+    ctx["diagsep"] = ok_d
     if A1 in needs:
-        ok, det, wres = assumption1(data, ctx.get("diagsep"), dps)
-        ctx["w_svm"] = wres
+        ok, det, ctx["w_svm"] = assumption1(data, ok_d, dps)
         hyps.append(Hypothesis(NAMES[A1], ok, det))
     if A2 in needs:
-        ok, det = assumption2(data)
-        hyps.append(Hypothesis(NAMES[A2], ok, det))
+        hyps.append(Hypothesis(NAMES[A2], *assumption2(data)))
     if A3 in needs:
-        ok, det = assumption3(data)
-        hyps.append(Hypothesis(NAMES[A3], ok, det))
+        hyps.append(Hypothesis(NAMES[A3], *assumption3(data)))
     if INIT5 in needs:
-        ok, det = init5(omega0, data.d)
-        hyps.append(Hypothesis(NAMES[INIT5], ok, det))
+        hyps.append(Hypothesis(NAMES[INIT5], *init5(omega0, data.d)))
     if DIAGSEP in needs:
         hyps.append(Hypothesis(NAMES[DIAGSEP], ok_d, det_d))
     return hyps, ctx
+
+
+def hypotheses(out, data: Dataset, needs, claim_id: str, omega0=None, check: bool = True) -> dict:
+    """The first block of every irgf flow claim: the hypotheses in ``needs`` checked on the data and
+    added to ``out`` (with ``check`` False — false-case mode — only named in a note); when diagonal
+    separability fails, a note on the gap (the stated hypotheses hold or not, ∇_βℒ(0) = 0 exactly
+    or not) and the replay note. Returns the context of ``check_hypotheses``."""
+    hyps, ctx = check_hypotheses(data, needs, omega0)
+    if not check:
+        unmet = "; ".join(h.name for h in hyps if h.met is not True) or "none"
+        out.notes.append(f"hypothesis check bypassed (false-case mode); unmet: {unmet}")
+        return ctx
+    out.hypotheses.extend(hyps)
+    if ctx["diagsep"] is False:
+        stated = all(h.met for h in hyps if h.name != NAMES[DIAGSEP])
+        zero, _ = grad_at_zero_is_zero(data)
+        out.notes.append(f"as printed, the stated hypotheses {'hold' if stated else 'do not all hold'} but the "
+                         "ℓ1-SVM is infeasible (irgf.hyp.diagsep fails)"
+                         + ("; ∇_βℒ(0) = 0 exactly, so β(t) ≡ 0 from every init (5)" if zero else "")
+                         + ": the stated hypotheses do not imply the diagonal separability the proofs use")
+        out.notes.append(replay_note(data, claim_id))
+    return ctx
 
 
 def grad_at_zero_is_zero(data: Dataset) -> tuple[bool, list]:
@@ -189,6 +218,17 @@ def grad_at_zero_is_zero(data: Dataset) -> tuple[bool, list]:
     return all(all(x == 0 for x in v) for v in groups.values()), list(groups.items())
 
 
+MOVES = "∇_βℒ(0) ≠ 0 (exact; else β(t) ≡ 0 from init (5))"
+
+
+def moves_from_zero(data: Dataset) -> Evidence:
+    """The exact item "the flow leaves β(0) = 0": decided in rational arithmetic (certified)."""
+    zero, _ = grad_at_zero_is_zero(data)
+    return Evidence(MOVES, not zero, "==", True,
+                    note="exact: grouped by mean score (Lindemann–Weierstrass)"
+                    + ("; ∇_βℒ(0) = 0: a stationary point at finite β, the flow never moves" if zero else ""))
+
+
 def l1_dual_vector(res) -> list:
     """g = Bλ* (exact Fractions) of the ℓ1-SVM dual optimum."""
     prob = res.problem
@@ -196,12 +236,25 @@ def l1_dual_vector(res) -> list:
             for k in range(prob.dim)]
 
 
+def support_coordinates(res) -> set:
+    """J₁ = {j : |(Bλ*)_j| = 1}: the coordinates that may be non-zero on the optimal face (exact)."""
+    return {j for j, x in enumerate(l1_dual_vector(res)) if abs(x) == 1}
+
+
 def smallest_reduced_cost(res):
     """κ = min_{j : |(Bλ*)_j| < 1} (1 − |(Bλ*)_j|) (None if every |g_j| = 1): the predicted
-    exponent of the direction error µ^{−κ} (spec irgf.aux.rates; heuristic)."""
+    exponent of the direction error µ^{−κ} (DERIVED from (31): coordinate j off the face decays
+    like µ^{|g_j| − 1}; a heuristic rate, used as the ``expected`` rate of ``rules.decays``)."""
     g = l1_dual_vector(res)
     vals = [1 - abs(x) for x in g if abs(x) < 1]
     return min(vals) if vals else None
+
+
+def expected_rate(res):
+    """κ (``smallest_reduced_cost``) to three decimals, as the ``expected`` rate of ``rules.decays``
+    (the exact κ has a long denominator; the rule asks for RATE_FRACTION of it). None if no κ."""
+    k = smallest_reduced_cost(res)
+    return None if k is None else Fraction(round(k * 1000), 1000)
 
 
 def face_distance(beta, res, dps: int):
@@ -213,27 +266,24 @@ def face_distance(beta, res, dps: int):
     return distance_to_solution_set([arb(b.mid()) for b in beta], res, dps=dps)
 
 
-# ----- trend helpers (midpoint arithmetic, deterministic) ------------------------------------------
-def least_squares(xs, ys):
-    """(intercept, slope) of the least-squares line through (x, y) (arb midpoints)."""
-    xs = [arb(x.mid()) for x in xs]
-    ys = [arb(y.mid()) for y in ys]
-    n = len(xs)
-    mx = sum(xs, arb(0)) / n
-    my = sum(ys, arb(0)) / n
-    sxx = sum(((x - mx) ** 2 for x in xs), arb(0))
-    sxy = sum(((x - mx) * (y - my) for x, y in zip(xs, ys)), arb(0))
-    slope = sxy / sxx
-    return my - slope * mx, slope
+def fitted_exponent(xs, ys) -> arb:
+    """a in y ≈ C·x^a, least squares on (ln x, ln y) at the working precision (midpoints, positive
+    values): a figure shown beside a rule's decision (the rules fit log10 floats)."""
+    lx, ly = [arb(x.log().mid()) for x in xs], [arb(y.log().mid()) for y in ys]
+    mx, my = sum(lx, arb(0)) / len(lx), sum(ly, arb(0)) / len(ly)
+    return sum(((x - mx) * (y - my) for x, y in zip(lx, ly)), arb(0)) / sum(((x - mx) * (x - mx) for x in lx), arb(0))
 
 
-def loglog_slope(xs, ys):
-    """Fitted exponent a of y ≈ C x^a (least squares on logs)."""
-    return least_squares([x.log() for x in xs], [y.log() for y in ys])[1]
+def ruled(quantity: str, value, decision, note: str = "") -> Evidence:
+    """An item decided by a rule of ``verify.claims.rules`` on flow output (no rigorous error bound:
+    ``enclosed=False``); the rule's detail goes into the note (it is the witness of a failure)."""
+    return Evidence(quantity, value, rule=decision, enclosed=False,
+                    note=(note + "; " if note else "") + decision.detail)
 
 
-def fl(x) -> float:
-    """Float for plotting only."""
+# ----- plotting helpers (floats for figures only) ----------------------------------------------
+def fl(x) -> float | None:
+    """Float for plotting only (None when not representable)."""
     if x is None:
         return None
     try:
@@ -244,9 +294,13 @@ def fl(x) -> float:
 
 
 def log10f(x) -> float | None:
-    if x is None or not (x > 0):
+    """log10 x computed at the working precision (values like 1e-10000 are fine); None for x ≤ 0
+    (undefined), never a clamped value."""
+    if isinstance(x, float):  # a plotting-grade value (e.g. a fitted curve)
+        return math.log10(x) if x > 0 else None
+    if x is None or not (to_arb(x) > 0 if not isinstance(x, arb) else x > 0):
         return None
-    return float(x.log().mid()) / math.log(10)
+    return log10_abs(x if isinstance(x, arb) else to_arb(x))
 
 
 def _short(x) -> str:
@@ -295,26 +349,23 @@ def flow(data: Dataset, omega0=None, target=DEFAULT_TARGET):
     return traj, [(r, p) for r, p in zip(traj.records, pts) if r.s > 0]
 
 
-def unreached(out, traj, recs, data: Dataset) -> bool:
-    """Handle a run that stopped before the target: VIOLATED when β ≡ 0 because ∇_βℒ(0) = 0 exactly
-    (a stationary start: the flow provably never moves), else INCONCLUSIVE (range too short). True
-    when handled (the caller returns ``out``)."""
-    from verify.claims import Evidence
-
-    if traj.status == "reached" and len(recs) >= 2:
-        return False
-    zero, _ = grad_at_zero_is_zero(data)
-    if zero and all(all(b == 0 for b in p.beta) for _, p in recs):
-        out.evidence.append(Evidence("β(t) moves away from β(0) = 0", False, holds=False,
-                                     note="∇_βℒ(0) = 0 exactly (stationary point at finite β): β(t) ≡ 0"))
-        return True
-    out.notes.append(f"the flow stopped before ln(‖β‖₁/p*) reached the target ({traj.status}, {len(recs)} records): "
-                     "range too short to judge the trend")
-    out.evidence.append(Evidence("ln‖β‖₁ at the last record", recs[-1][1].l1.log() if recs and recs[-1][1].l1 > 0
-                                 else arb(0), note="target not reached"))
-    if not any(e.decide() is False for e in out.evidence):
-        out.verdict = "INCONCLUSIVE"
-    return True
+def follow(out, data: Dataset, omega0=None, target=DEFAULT_TARGET):
+    """The flow an asymptotic claim judges, with what the check needs of it: sets ``out.range``
+    (ln(‖β‖₁/p*) ≤ target), notes the range reached and the integrator, requires that the flow
+    reached its target; when it could not move (β ≡ 0 and ∇_βℒ(0) = 0 exactly) adds the exact
+    failing item ``MOVES``. Returns (trajectory, records beyond s = 0, reached)."""
+    traj, recs = flow(data, omega0, target)
+    out.range = f"ln(‖β‖₁/p*) ≤ {target}"
+    out.notes.append(range_note(traj, recs))
+    reached = traj.status == "reached" and len(recs) >= 2
+    out.require(f"the flow reached ln(‖β‖₁/p*) ≥ {target}", reached,
+                f"status {traj.status}, {len(recs)} record(s) beyond s = 0")
+    if not reached and all(all(b == 0 for b in p.beta) for _, p in recs) \
+            and not any(e.quantity == MOVES for e in out.evidence):
+        item = moves_from_zero(data)
+        if item.decide() is False:
+            out.add(item)
+    return traj, recs, reached
 
 
 def window(recs, key=lambda p: p.mu, min_points: int = 4):
@@ -339,44 +390,19 @@ def range_note(traj, recs) -> str:
     lt = last.log_t
     return (f"evidence over the range reached, not a proof of the limit: the flow was followed to "
             f"‖β‖₁ = {last.l1.str(6, radius=False)} ({lm}, ln t = {lt.str(6, radius=False)}; float64 "
-            f"overflows t at ln t > 709). {traj.summary()}")
+            f"overflows t at ln t > 709); its values carry no rigorous error bound (local tolerance "
+            f"1e-{traj.tol_digits}, checked by the recomputation at a higher precision). {traj.summary()}")
 
 
 def figure(name, title, xlabel, ylabel, series, **kw):
-    """A Figure with only the series that have at least one finite positive-or-plottable point
-    (None when nothing is left to draw)."""
-    from verify.claims import Figure
-
-    logy = kw.get("logy", False)
+    """A Figure with the series that have at least one defined point (None when nothing is left).
+    Values are given as computed (log10 at the working precision for tiny ones), never clamped."""
     keep = []
     for s in series:
-        pts = [(x, y) for x, y in zip(s.x, s.y) if x is not None and y is not None and (not logy or y > 0)]
+        pts = [(x, y) for x, y in zip(s.x, s.y) if x is not None and y is not None]
         if pts:
             s.x, s.y = [p[0] for p in pts], [p[1] for p in pts]
             keep.append(s)
     if not keep:
         return None
     return Figure(name, title, xlabel, ylabel, keep, **kw)
-
-
-def judge(out, ev, ok: bool, bad: bool, why: str = "range too short to decide") -> None:
-    """Decide a trend evidence item three ways: HOLDS-evidence (``ok``), VIOLATED (``bad``, a clear
-    failure signal such as a plateau), otherwise undecided — the item becomes a reported trend and,
-    unless something else fails, the outcome is INCONCLUSIVE."""
-    if ok:
-        ev.holds = True
-    elif bad:
-        ev.holds = False
-    else:
-        ev.relation = "~"
-        ev.note = (ev.note + "; " if ev.note else "") + f"undecided: {why}"
-        out._undecided = getattr(out, "_undecided", []) + [ev.quantity]
-    out.evidence.append(ev)
-
-
-def settle(out) -> None:
-    """After all evidence: INCONCLUSIVE when a trend was undecided and nothing failed."""
-    und = getattr(out, "_undecided", [])
-    if und and not any(e.decide() is False for e in out.evidence) and all(h.met for h in out.hypotheses):
-        out.verdict = "INCONCLUSIVE"
-        out.notes.append("undecided trends (range too short): " + "; ".join(und))

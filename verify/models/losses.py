@@ -143,6 +143,10 @@ def certify_assumption_a(loss: str | Loss, B, max_depth: int = 40):
     M0, M1 = ell.constants(Ba)
     proven = ell.constants_proof is not None
     lo, hi = -Ba, Ba
+    for end in (lo, hi):  # the ends as points: ℓ'(±B) = 0 exactly is decided there, not left to a ball
+        d1 = ell.d1(end)
+        if d1.is_finite() and d1 >= 0:
+            return False, f"{ell.name}: ℓ'({end.mid().str(6, radius=False)}) ≥ 0 at an end of [−B, B]: not strictly decreasing", M0, M1
     stack, undecided = [(lo, hi, 0)], None
     while stack:
         a, b, depth = stack.pop()

@@ -199,7 +199,7 @@ def _ball_certificate(problem, x, lam, dps) -> Certificate:
         gap = xx / 2 - (btl - gg / 2)
         low_sq = 2 * btl_pos - sum(((A.transpose() * arb_mat(m, 1, lam_pos))[k, 0] ** 2 for k in range(n)), zero)
         lower = low_sq.sqrt() if low_sq > 0 else zero
-        value_lo = value_hi = xx.sqrt()
+        value_hi = xx.sqrt()
     # an upper bound on the optimum from the primal point, rescaled to feasibility when needed
     upper = arb("inf")
     ratios = []

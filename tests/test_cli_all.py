@@ -1,0 +1,50 @@
+"""`verify all --jobs N`: worker processes give the serial run's output, in the same order."""
+import json
+import os
+import subprocess
+import sys
+
+import pytest
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+
+def run(*args):
+    proc = subprocess.run([sys.executable, "-m", "verify", *args], cwd=ROOT, capture_output=True, text=True,
+                          timeout=600)
+    return proc.returncode, proc.stdout, proc.stderr
+
+
+def _comparable(verdicts):
+    """Everything but the run times (``seconds``, and the integrators' timings inside notes)."""
+    import re
+
+    def strip(x):
+        if isinstance(x, dict):
+            return {k: strip(v) for k, v in x.items() if k != "seconds"}
+        if isinstance(x, list):
+            return [strip(v) for v in x]
+        if isinstance(x, str):
+            return re.sub(r"\b\d+\.\d+ s\b", "… s", x)
+        return x
+
+    return strip(verdicts)
+
+
+def test_parallel_run_equals_the_serial_one(tmp_path):
+    code1, out1, _ = run("all", "--paper", "irgf", "--jobs", "1", "--json", "--precision", "20")
+    code2, out2, _ = run("all", "--paper", "irgf", "--jobs", "2", "--json", "--precision", "20",
+                         "--report", str(tmp_path / "rep"))
+    assert code1 == code2
+    one, two = json.loads(out1), json.loads(out2)
+    assert [v["claim"] for v in one] == [v["claim"] for v in two]  # the registry's order
+    assert _comparable(one) == _comparable(two)
+    index = json.loads((tmp_path / "rep" / "index.json").read_text())
+    assert [v["claim"] for v in index] == [v["claim"] for v in one]
+    assert all((tmp_path / "rep" / f"{v['claim']}.md").exists() for v in index)
+
+
+@pytest.mark.parametrize("jobs", ["0", "-1", "two"])
+def test_bad_jobs_is_a_usage_error(jobs):
+    code, out, err = run("all", "--jobs", jobs)
+    assert code == 2 and err.count("\n") == 1 and "--jobs" in err and "Traceback" not in err

@@ -1,0 +1,167 @@
+"""``verify all [--paper P] [--report DIR] [--jobs N]``: every claim on its default datasets.
+
+With ``--jobs N`` (default: every core) the (claim, dataset) runs go to N worker processes
+(``multiprocessing.Pool``); each returns its result formatted for the report (``DatasetRun.freeze``),
+and the parent combines them per claim exactly as a serial run does. Claims are printed, and the
+index written, in the registry's order, so the output is the serial one whatever order the workers
+finish in; a claim's report is written as soon as its last dataset is done. Ctrl-C (or a worker
+failing) terminates the workers; the reports already written stay, and the index lists them.
+"""
+from __future__ import annotations
+
+import json
+import os
+import queue
+import sys
+
+from verify.cli.common import claim_parser, precision_for, progress, summary_line
+from verify.errors import SigintLatch, UsageError, interrupted
+
+
+def default_jobs() -> int:
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except AttributeError:  # not Linux
+        return max(1, os.cpu_count() or 1)
+
+
+def _jobs(value) -> int:
+    if value is None:
+        return default_jobs()
+    try:
+        n = int(value)
+    except ValueError:
+        raise UsageError(f"--jobs must be a positive integer, got {value!r}")
+    if n < 1:
+        raise UsageError(f"--jobs must be a positive integer, got {value!r}")
+    return n
+
+
+def main(argv) -> int:
+    from verify.claims import REGISTRY, worst
+    from verify.report.markdown import write_claim_report, write_index
+
+    p = claim_parser("verify all", with_data=False)
+    p.add_argument("--jobs", default=None, help="worker processes (default: every core; 1 runs in this process)")
+    a = p.parse_args(argv)
+    jobs = _jobs(a.jobs)
+    if a.precision is not None:
+        from verify.numbers.precision import parse_precision
+
+        parse_precision(a.precision)
+    claims = REGISTRY.all(a.paper)
+    out = sys.stderr if a.json else sys.stdout
+    verdicts = {}  # claim id -> Verdict, filled in any order
+    shown = 0
+
+    def finished(v):
+        """Report a finished claim; print every claim that is now next in order."""
+        nonlocal shown
+        if a.report:  # the page first: an interrupted run's index lists only claims whose page exists
+            write_claim_report(v, a.report, f"python -m verify {v.claim.id} --precision {v.precision}")
+        verdicts[v.claim.id] = v
+        if a.report:
+            write_index([verdicts[c.id] for c in claims if c.id in verdicts], a.report)
+        while shown < len(claims) and claims[shown].id in verdicts:
+            if not a.json:
+                bar.write(summary_line(verdicts[claims[shown].id]), file=out)
+            shown += 1
+        bar.update(1)
+
+    try:
+        with progress(len(claims), "claims", a.json) as bar, SigintLatch() as latch:
+            if jobs == 1 or len(claims) <= 1:
+                _serial(claims, a, finished, latch)
+            else:
+                _parallel(claims, a, jobs, finished, latch)
+            latch.check()
+    except BaseException as exc:
+        if not interrupted(exc):
+            raise
+        done = [verdicts[c.id] for c in claims if c.id in verdicts]
+        if a.report:
+            write_index(done, a.report, interrupted=True)
+        print(f"verify: interrupted after {len(done)} of {len(claims)} claims; reports written so far are intact",
+              file=sys.stderr)
+        return 130
+    ordered = [verdicts[c.id] for c in claims]
+    if a.report:
+        write_index(ordered, a.report)
+        if not a.json:
+            print(f"report: {a.report}/index.md", file=sys.stderr)
+    if a.json:
+        print(json.dumps([v.to_json() for v in ordered], indent=2))
+    return {"HOLDS": 0, "VIOLATED": 1, "INCONCLUSIVE": 3, "NOT_APPLICABLE": 4}[worst(v.verdict for v in ordered)]
+
+
+def _serial(claims, a, finished, latch) -> None:
+    from verify.claims import run_claim
+
+    for claim in claims:
+        latch.check()
+        dps = precision_for(a.precision, claim)
+        finished(run_claim(claim, claim.default_datasets(seed=a.seed), dps=dps))
+
+
+# ----- worker processes --------------------------------------------------------------------------
+def _worker_init() -> None:
+    import signal
+
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent handles Ctrl-C and terminates the pool
+    from threadpoolctl import threadpool_limits
+
+    threadpool_limits(1)  # one BLAS thread per worker: the workers already fill the cores
+    from verify.claims import REGISTRY
+
+    REGISTRY.discover()
+
+
+def _run_task(claim_id: str, data, dps: int):
+    from verify.claims import REGISTRY
+    from verify.claims.runner import run_dataset
+
+    claim, _ = REGISTRY.resolve(claim_id)
+    return run_dataset(claim, data, dps).freeze(dps)
+
+
+def _parallel(claims, a, jobs, finished, latch) -> None:
+    import multiprocessing
+
+    from verify.claims.runner import combine
+
+    ctx = multiprocessing.get_context("forkserver" if "forkserver" in multiprocessing.get_all_start_methods()
+                                      else "spawn")
+    results = queue.Queue()
+    pool = ctx.Pool(processes=jobs, initializer=_worker_init)
+    try:
+        runs, pending = {}, {}
+        for claim in claims:  # datasets are built here, while the workers already run earlier claims
+            latch.check()
+            dps = precision_for(a.precision, claim)
+            datasets = claim.default_datasets(seed=a.seed)
+            runs[claim.id] = [None] * len(datasets)
+            pending[claim.id] = (claim, dps, len(datasets))
+            for k, data in enumerate(datasets):
+                pool.apply_async(_run_task, (claim.id, data, dps),
+                                 callback=lambda r, cid=claim.id, k=k: results.put((cid, k, r, None)),
+                                 error_callback=lambda e, cid=claim.id, k=k: results.put((cid, k, None, e)))
+            if not datasets:
+                finished(combine(claim, [], dps))
+        left = sum(n for _, _, n in pending.values())
+        while left:
+            latch.check()
+            try:
+                cid, k, run, err = results.get(timeout=0.2)
+            except queue.Empty:
+                continue
+            if err is not None:
+                raise err
+            left -= 1
+            runs[cid][k] = run
+            if all(r is not None for r in runs[cid]):
+                claim, dps, _ = pending[cid]
+                finished(combine(claim, runs[cid], dps))
+        pool.close()
+        pool.join()
+    finally:
+        pool.terminate()
