@@ -55,22 +55,10 @@ def evaluate(data, prec: Precision, factor=Fraction(1)) -> Outcome:
     return out
 
 
-def check(data, prec: Precision) -> Outcome:
-    return evaluate(data, prec)
+STATEMENT = """\
+For every p: 1 − s_o(p) = s_o(p)·Σ_{t≠o} exp((k_t − k_o)ᵀp), o the optimal token (1).
+"""
 
-
-def default_datasets(seed: int = 0):
-    return [D.mmts_fig1b(), D.mmts_fig1c()]
-
-
-CLAIM = register(Claim(
-    id="mmts.template",
-    paper="mmts",
-    number="(template)",
-    title="Softmax mass off the optimal token: 1 − s_o = s_o Σ exp((k_t − k_o)ᵀp)",
-    kind="identity",
-    statement="For every p: 1 − s_o(p) = s_o(p)·Σ_{t≠o} exp((k_t − k_o)ᵀp), o the optimal token (1).",
-    check=check,
-    default_datasets=default_datasets,
-    module=__name__,
-))
+CLAIM = register(Claim(id="mmts.template", paper="mmts", number="(template)", kind="identity",
+                       title="Softmax mass off the optimal token: 1 − s_o = s_o Σ exp((k_t − k_o)ᵀp)",
+                       statement=STATEMENT, check=evaluate, default_datasets=(D.mmts_fig1b, D.mmts_fig1c)))

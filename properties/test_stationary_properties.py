@@ -16,12 +16,7 @@ from lemmas.tfsvm import thm3_stationary as tstat
 from properties.strategies import save_failure
 from properties.test_lemma4_properties import assumption_b_datasets, feasible, rationals
 from verify import Dataset
-from verify.geometry.stationarity import (
-    assumption_b,
-    ball_lower_bound,
-    exact_gradient_at_zero,
-    gmm,
-)
+from verify.geometry.stationarity import assumption_b, ball_lower_bound, exact_gradient_at_zero, gmm
 from verify.models.attention import LinearLogitModel
 from verify.numbers.precision import to_arb, working_precision
 

@@ -3,28 +3,14 @@ and the witnessed R. Two strategies: the shared edge-case datasets (near-ties, t
 10⁻³ … 10³, T = 2, n = 1), where witnesses R are often huge and the step budget runs out
 (INCONCLUSIVE, never a false HOLDS), and small integer data where the paths reach their target and
 the claims usually HOLD. Kept fast: short GD runs, paths to 2–3·R, a small step budget."""
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
 from lemmas.mmts import cone_invariance, thm3
 from properties.strategies import datasets, save_failure
-from verify import Dataset
 from verify.numbers.precision import working_precision
-
-
-@st.composite
-def small_integer_datasets(draw):
-    """n ≤ 2, T ≤ 3, d ∈ {2, 3}, integer tokens in [−2, 2] (keys = tokens), integer head: well-conditioned."""
-    n = draw(st.integers(1, 2))
-    T = draw(st.integers(2, 3))
-    d = draw(st.integers(2, 3))
-    ints = st.integers(-2, 2)
-    X = [[[draw(ints) for _ in range(d)] for _ in range(T)] for _ in range(n)]
-    v = [draw(ints) for _ in range(d)]
-    if not any(v):
-        v[0] = 1
-    Y = [draw(st.sampled_from([-1, 1])) for _ in range(n)]
-    return Dataset.make(X=X, Y=Y, v=v, name="hypothesis-small")
+from verify.search.strategies_cones import small_integer_datasets
 
 
 def _check(out, data, claim_id):
@@ -35,29 +21,21 @@ def _check(out, data, claim_id):
     assert verdict in ("HOLDS", "INCONCLUSIVE", "NOT_APPLICABLE")
 
 
-@given(datasets(max_n=2, max_T=3, max_d=2, unique_opt=False))
-def test_cone_invariance_never_violated_at_the_edges(data):
+EDGES = datasets(max_n=2, max_T=3, max_d=2, unique_opt=False)
+SMALL = small_integer_datasets(max_n=2, max_T=3, bound=2, name="hypothesis-small")
+CASES = {  # claim id: (module, strategy, options of its evaluate)
+    "thm3.cone-edges": (cone_invariance, EDGES, dict(gd_steps=20, max_steps=800, depth=2)),
+    "thm3.cone-small": (cone_invariance, SMALL, dict(gd_steps=30, max_steps=1500, depth=2)),
+    "thm3-edges": (thm3, EDGES, dict(gd_steps=10, max_steps=800, depth=3)),
+    "thm3-small": (thm3, SMALL, dict(gd_steps=10, max_steps=1500, depth=3)),
+}
+
+
+@pytest.mark.parametrize("case", sorted(CASES))
+@given(draw=st.data())
+def test_never_violated(case, draw):
+    module, strategy, options = CASES[case]
+    data = draw.draw(strategy)
     with working_precision(25) as prec:
-        out = cone_invariance.evaluate(data, prec, gd_steps=20, max_steps=800, depth=2)
-    _check(out, data, "mmts.thm3.cone")
-
-
-@given(small_integer_datasets())
-def test_cone_invariance_never_violated_small(data):
-    with working_precision(25) as prec:
-        out = cone_invariance.evaluate(data, prec, gd_steps=30, max_steps=1500, depth=2)
-    _check(out, data, "mmts.thm3.cone")
-
-
-@given(datasets(max_n=2, max_T=3, max_d=2, unique_opt=False))
-def test_thm3_never_violated_at_the_edges(data):
-    with working_precision(25) as prec:
-        out = thm3.evaluate(data, prec, gd_steps=10, max_steps=800, depth=3)
-    _check(out, data, "mmts.thm3")
-
-
-@given(small_integer_datasets())
-def test_thm3_never_violated_small(data):
-    with working_precision(25) as prec:
-        out = thm3.evaluate(data, prec, gd_steps=10, max_steps=1500, depth=3)
-    _check(out, data, "mmts.thm3")
+        out = module.evaluate(data, prec, **options)
+    _check(out, data, module.CLAIM.id)

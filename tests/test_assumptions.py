@@ -7,7 +7,7 @@ from flint import arb
 import verify.svm.solve as solve_module
 from verify.data import Dataset
 from verify.kit.assumptions import assumption_a, step_size, svm_feasible
-from verify.models.losses import Loss, certify_assumption_a
+from verify.models.losses import Square, certify_assumption_a
 from verify.numbers.precision import working_precision
 from verify.svm import solve_svm
 from verify.svm.certificate import verify_certificate
@@ -15,26 +15,10 @@ from verify.svm.certificate import verify_certificate
 DATA = Dataset.make(X=[[[1, 0], [0, 1], [-1, 0]]], Y=[1], v=[0, 3], name="scores-0-3-0")  # B = 3
 
 
-class Square(Loss):
-    """ℓ(u) = (1 − u)²: decreasing only for u < 1, so Assumption A fails on [−3, 3]."""
-
-    name = "square"
-
-    def value(self, u):
-        return (1 - u) ** 2
-
-    def d1(self, u):
-        return -2 * (1 - u)
-
-    def d2(self, u):
-        return arb(2)
-
-    def constants(self, B):
-        return arb(2), 2 * (2 + B)  # |ℓ'| ≤ 2(1 + B) with a margin: a bound attained exactly is undecidable by balls
 
 
 class LooseConstant(Square):
-    """Decreasing on u < 1 only and a wrong M₀ (claims ℓ'' ≤ 1): rejected either way."""
+    """The square loss ℓ(u) = (1 − u)² of verify.models.losses with a wrong M₀ (claims ℓ'' ≤ 1)."""
 
     def constants(self, B):
         return arb(1), 2 * (1 + B)
@@ -57,7 +41,7 @@ def test_square_loss_is_decreasing_where_u_below_one():
     with working_precision(30):
         met, detail, _, _ = certify_assumption_a(Square(), arb("0.5"))
         assert met is True and "certified" in detail  # constants checked by intervals (no proof declared)
-        tight = type("Tight", (Square,), {"constants": lambda self, B: (arb(2), 2 * (1 + B))})()
+        tight = type("Tight", (Square,), {"constants": lambda self, B: (arb(2), 2 * (1 + B))})()  # |ℓ'| ≤ 2(1+B) exactly
         assert certify_assumption_a(tight, arb("0.5"))[0] is None  # |ℓ'| = 3 attained at u = −1/2: undecidable
 
 

@@ -5,12 +5,7 @@ from flint import arb, arb_mat
 
 from verify.data.irgf import IRGF_DATASETS, d_diaginf, d_face, d_seed0, d_trap
 from verify.dynamics import radau_solver as rs
-from verify.dynamics.dual import (
-    DualDiagSystem,
-    gbs_integrate,
-    integrate_dual,
-    newton_update,
-)
+from verify.dynamics.dual import DualDiagSystem, gbs_integrate, integrate_dual, newton_update
 from verify.dynamics.radau import tableau
 from verify.dynamics.radau_decoupled import make_inverses
 from verify.kit import irgf

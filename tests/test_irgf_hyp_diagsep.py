@@ -10,7 +10,7 @@ from verify.numbers.precision import working_precision
 
 
 def test_defaults_report_the_gap():
-    v = run_claim(hyp_diagsep.CLAIM, hyp_diagsep.default_datasets(), dps=20)
+    v = run_claim(hyp_diagsep.CLAIM, hyp_diagsep.CLAIM.default_datasets(), dps=20)
     assert v.verdict == "VIOLATED"
     assert {d.name: d.verdict for d in v.datasets} == {"D-SEED0": "HOLDS", "D-FACE": "HOLDS", "D-DIAGINF": "VIOLATED"}
     assert v.certainty == "certified" and all(d.certainty == "certified" for d in v.datasets)  # exact either way

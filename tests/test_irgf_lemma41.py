@@ -6,7 +6,7 @@ from verify.numbers.precision import working_precision
 
 
 def test_holds_on_defaults():
-    v = run_claim(lemma41.CLAIM, lemma41.default_datasets(), dps=20)
+    v = run_claim(lemma41.CLAIM, lemma41.CLAIM.default_datasets(), dps=20)
     assert v.verdict == "HOLDS"
     # the GBS truncation error is not inside the balls: evidence over the times integrated
     assert v.certainty == "evidence" and v.range == "t ≤ 4"

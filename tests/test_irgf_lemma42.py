@@ -6,7 +6,7 @@ from verify.numbers.precision import working_precision
 
 
 def test_holds_on_defaults():
-    v = run_claim(lemma42.CLAIM, lemma42.default_datasets(), dps=20)
+    v = run_claim(lemma42.CLAIM, lemma42.CLAIM.default_datasets(), dps=20)
     assert v.verdict == "HOLDS"
     assert v.certainty == "evidence" and v.range == "ln(‖β‖₁/p*) ≤ 10"
     # (27) is compared with the flow's own dℒ/dt at every record, each point certified

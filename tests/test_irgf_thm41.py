@@ -29,7 +29,7 @@ def test_face_compared_as_a_set():
 
 
 def test_run_claim_defaults():
-    v = run_claim(thm41.CLAIM, thm41.default_datasets(), dps=20)
+    v = run_claim(thm41.CLAIM, thm41.CLAIM.default_datasets(), dps=20)
     assert v.verdict == "HOLDS"
     assert v.stable_digits >= 8
     assert v.certainty == "evidence" and v.range == "ln(‖β‖₁/p*) ≤ 10"

@@ -17,11 +17,11 @@ from verify.numbers.precision import to_arb, working_precision
 
 
 def test_holds_on_defaults():
-    v = run_claim(lemma1.CLAIM, lemma1.default_datasets(), dps=30)
+    v = run_claim(lemma1.CLAIM, lemma1.CLAIM.default_datasets(), dps=30)
     assert v.verdict == "HOLDS"
     assert v.stable_digits >= 25
     devs = [e for e in v.evidence if "‖p(t) − W(t)u‖" in e.quantity]
-    assert len(devs) == 2 * len(lemma1.default_datasets())  # both heads on every dataset
+    assert len(devs) == 2 * len(lemma1.CLAIM.default_datasets())  # both heads on every dataset
     assert all(e.value < arb(10) ** -30 for e in devs)
     moved = [e for e in v.evidence if "distance travelled" in e.quantity and "linear" in e.quantity]
     assert all(e.value > to_arb(Fraction(1, 100)) for e in moved)  # the runs really move
@@ -55,7 +55,7 @@ def test_unstable_steps_are_inconclusive_not_violated():
 
 
 def test_step_eta_is_violated_with_tanh_head():
-    data = lemma1.default_datasets()[1]
+    data = lemma1.CLAIM.default_datasets()[1]
     with working_precision(30) as prec:
         out = lemma1.evaluate(data, prec, steps=100, p_step_factor=1, head="tanh")
     assert out.decide() == "VIOLATED"
@@ -100,7 +100,7 @@ def test_u_zero_holds_trivially():
 
 def test_w_gradient_is_rank_one_along_u():
     """The W-model's own gradient equals ∇L̃(Wu)uᵀ (App. A.2) — computed from two separate models."""
-    data = lemma1.default_datasets()[2]
+    data = lemma1.CLAIM.default_datasets()[2]
     u = data.u
     d = data.d
     W0 = lemma1.random_w0(d, seed=5)
@@ -116,7 +116,7 @@ def test_w_gradient_is_rank_one_along_u():
 
 
 def test_tanh_head_gradient_matches_central_differences():
-    data = lemma1.default_datasets()[0]
+    data = lemma1.CLAIM.default_datasets()[0]
     th = [Fraction(1, 3), Fraction(-1, 2), Fraction(2, 5)]
 
     def loss_value(theta):

@@ -15,14 +15,14 @@ NOT_IN_RANGE = Dataset.make(X=[[[0, 1], [0, 0]]], Y=[1], v=[0, 1], K=[[[0, 0], [
 
 
 def test_lemma2_holds_on_defaults():
-    v = run_claim(lemma2.CLAIM, lemma2.default_datasets(), dps=30)
+    v = run_claim(lemma2.CLAIM, lemma2.CLAIM.default_datasets(), dps=30)
     assert v.verdict == "HOLDS"
     margins = [e for e in v.evidence if "min_{i,t≠opt}" in e.quantity]
     assert margins and all(e.decide() for e in margins)
 
 
 def test_lemma11_holds_on_defaults():
-    v = run_claim(lemma11.CLAIM, lemma11.default_datasets(), dps=30)
+    v = run_claim(lemma11.CLAIM, lemma11.CLAIM.default_datasets(), dps=30)
     assert v.verdict == "HOLDS"
 
 
@@ -56,7 +56,7 @@ def test_rank_deficient_W_is_not_lemma2_but_is_lemma11():
 
 
 def test_wrong_certificate_violated():
-    data = lemma2.default_datasets()[0]
+    data = lemma2.CLAIM.default_datasets()[0]
     with working_precision(30) as prec:
         out = lemma2.evaluate(data, prec, gap_scale=2)
     assert out.decide() == "VIOLATED"
@@ -108,7 +108,7 @@ def test_solver_without_certified_answer_is_inconclusive(monkeypatch):
     monkeypatch.setattr(keys_module, "solve_svm", unknown)
     for claim in (lemma2, lemma11):
         with working_precision(30) as prec:
-            out = claim.evaluate(claim.default_datasets()[0], prec)
+            out = claim.evaluate(claim.CLAIM.default_datasets()[0], prec)
         assert out.decide() == "INCONCLUSIVE"
         assert any("certified answer of the exact ATT-SVM" in r for r in out.decision().reasons)
 

@@ -9,7 +9,7 @@ TIGHT = Dataset.make(X=[[[1, 0, 1], [-1, 0, 0]]], Y=[1], v=[0, 0, 1], K=[[[1, 0,
 
 
 def test_holds_on_defaults():
-    v = run_claim(lemma3.CLAIM, lemma3.default_datasets(), dps=30)
+    v = run_claim(lemma3.CLAIM, lemma3.CLAIM.default_datasets(), dps=30)
     assert v.verdict == "HOLDS"
     assert v.stable_digits >= 25
 
@@ -21,7 +21,7 @@ def test_wrong_constant_is_violated():
 
 
 def test_wrong_power_is_violated():
-    data = lemma3.default_datasets()[0]
+    data = lemma3.CLAIM.default_datasets()[0]
     with working_precision(30) as prec:
         out = lemma3.evaluate(data, prec, power=3)
     assert out.decide() == "VIOLATED"
@@ -70,7 +70,7 @@ def test_every_probe_point_is_counted():
     from verify.geometry.probes import SCALES, directions
     from verify.models.attention import features
 
-    data = lemma3.default_datasets()[1]
+    data = lemma3.CLAIM.default_datasets()[1]
     with working_precision(30) as prec:
         out = lemma3.evaluate(data, prec)
     expected = len(directions(features(data, "p"), count=4, seed=0)) * len(SCALES) * 3 * data.n

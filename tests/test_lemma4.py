@@ -15,7 +15,7 @@ from verify.claims import run_claim
 from verify.data import mmts as D
 from verify.geometry.stationarity import descent_terms, exact_margins, gmm
 from verify.models.attention import LinearLogitModel, features
-from verify.models.losses import Loss
+from verify.models.losses import Square
 from verify.numbers.precision import working_precision
 
 # Fig. 1(b): keys k_t = (x_t1, x_t2, 0), scores γ_t = x_t3 (Y = 1, v = e₃)
@@ -59,7 +59,7 @@ def relative_gap(ball: arb, reference) -> float:
 
 
 def test_holds_on_defaults():
-    v = run_claim(lemma4.CLAIM, lemma4.default_datasets(), dps=30)
+    v = run_claim(lemma4.CLAIM, lemma4.CLAIM.default_datasets(), dps=30)
     assert v.verdict == "HOLDS", [(e.quantity, e.decide()) for e in v.evidence]
     assert v.certainty == "certified" and v.range is None
     assert v.stable_digits >= 25
@@ -76,27 +76,9 @@ def test_fig1b_violates_assumption_b_not_applicable():
     assert failed and "Assumption B" in failed[0].name
 
 
-class RisingSquare(Loss):
-    """ℓ(u) = (1/2 − u)²: increasing for u > 1/2, so Assumption A (ℓ' < 0 on [−B, B]) fails for B ≥ 1."""
-
-    name = "rising-square"
-
-    def value(self, u):
-        return (arb(1) / 2 - u) ** 2
-
-    def d1(self, u):
-        return -2 * (arb(1) / 2 - u)
-
-    def d2(self, u):
-        return arb(2)
-
-    def constants(self, B):
-        return arb(2), 2 * (1 + B)
-
-
 def test_assumption_a_broken_not_applicable():
     with working_precision(30) as prec:
-        out = lemma4.evaluate(D.mmts_fig1a(), prec, loss=RisingSquare())
+        out = lemma4.evaluate(D.mmts_fig1a(), prec, loss=Square(Fraction(1, 2)))
     assert out.decide() == "NOT_APPLICABLE"
     assert [h.name.split(":")[0] for h in out.hypotheses if h.met is not True] == ["Assumption A"]
 

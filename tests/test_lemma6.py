@@ -13,20 +13,15 @@ from lemmas.mmts import lemma6
 from verify.claims import run_claim
 from verify.data import mmts as D
 from verify.data.generators import random_dataset
-from verify.geometry.smoothness import (
-    descent_ratio,
-    descent_terms,
-    key_matrix,
-    smoothness_constant,
-)
+from verify.geometry.smoothness import descent_ratio, descent_terms, key_matrix, smoothness_constant
 from verify.models.attention import LinearLogitModel
-from verify.models.losses import Loss
+from verify.models.losses import Square
 from verify.numbers.linalg import spectral_norm, sym_spectral_norm
 from verify.numbers.precision import to_arb, working_precision
 
 
 def test_holds_on_defaults():
-    v = run_claim(lemma6.CLAIM, lemma6.default_datasets(), dps=30)
+    v = run_claim(lemma6.CLAIM, lemma6.CLAIM.default_datasets(), dps=30)
     assert v.verdict == "HOLDS"
     assert v.stable_digits >= 25
     assert any("L_K" in e.quantity for e in v.evidence)  # the random-keys dataset uses the proof form
@@ -92,24 +87,6 @@ def test_moderately_large_step_still_descends():
         Lp = smoothness_constant(data).value
         out = lemma6.evaluate(data, prec, losses=(), eta=2 / Lp, enforce_step=False, steps=50)
     assert out.decide() == "HOLDS"
-
-
-class Square(Loss):
-    """(u − 1)²: not decreasing on [−B, B] once B > 1 — Assumption A fails."""
-
-    name = "square"
-
-    def value(self, u):
-        return (u - 1) ** 2
-
-    def d1(self, u):
-        return 2 * (u - 1)
-
-    def d2(self, u):
-        return arb(2)
-
-    def constants(self, B):
-        return arb(2), 2 * (B + 1)
 
 
 def test_non_decreasing_loss_is_not_applicable():

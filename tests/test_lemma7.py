@@ -20,7 +20,7 @@ from verify.geometry.cones import (
 )
 from verify.kit.cone_scan import ConeScan, deep_limits
 from verify.models.attention import dot, norm2, one_minus_corr
-from verify.models.losses import Loss, get_loss
+from verify.models.losses import Square, get_loss
 from verify.numbers.precision import to_arb, working_precision
 
 # n = 2: input 0 has the only SVM-neighbour, input 1 only a higher-score non-neighbour. The spec's
@@ -44,7 +44,7 @@ def test_fig1b_geometry_matches_the_spec():
 
 
 def test_holds_on_defaults():
-    v = run_claim(lemma7.CLAIM, lemma7.default_datasets(), dps=30)
+    v = run_claim(lemma7.CLAIM, lemma7.CLAIM.default_datasets(), dps=30)
     assert v.verdict == "HOLDS"
     assert v.stable_digits >= 20
 
@@ -140,22 +140,6 @@ def test_cap_extremes_against_sampling():
 
 
 # ----- computed hypotheses, the derived constants on both sides -------------------------------------
-class Square(Loss):
-    """ℓ(u) = (1 − u)² (as in tests/test_assumptions.py): ℓ'(1) = 0, so Assumption A fails on [−1, 1]."""
-
-    name = "square"
-
-    def value(self, u):
-        return (1 - u) ** 2
-
-    def d1(self, u):
-        return -2 * (1 - u)
-
-    def d2(self, u):
-        return arb(2)
-
-    def constants(self, B):
-        return arb(2), 2 * (2 + B)
 
 
 def test_a_loss_without_assumption_a_is_not_applicable():

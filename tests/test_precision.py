@@ -5,13 +5,7 @@ import pytest
 from flint import arb
 
 from verify.errors import UsageError
-from verify.numbers.precision import (
-    agreement_digits,
-    certified_digits,
-    parse_precision,
-    to_arb,
-    working_precision,
-)
+from verify.numbers.precision import agreement_digits, certified_digits, parse_precision, to_arb, working_precision
 
 
 def test_context_restores_both_libraries():

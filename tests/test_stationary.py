@@ -16,7 +16,7 @@ from verify.numbers.precision import working_precision
 
 
 def test_mmts_holds_on_defaults():
-    datasets = mstat.default_datasets()
+    datasets = mstat.CLAIM.default_datasets()
     with working_precision(30) as prec:
         for data in datasets:
             out = mstat.evaluate(data, prec, steps=300, figure=False)
@@ -100,7 +100,7 @@ from lemmas.tfsvm import thm3_stationary as tstat  # noqa: E402
 
 def test_tfsvm_holds_on_defaults():
     with working_precision(30) as prec:
-        for data in tstat.default_datasets():
+        for data in tstat.CLAIM.default_datasets():
             out = tstat.evaluate(data, prec, steps=300, figure=False)
             assert out.decide() == "HOLDS", (data.name, [(e.quantity, e.decide()) for e in out.evidence])
             assert out.decision().certainty == "evidence" and out.range == "t ≤ 300 GD steps"

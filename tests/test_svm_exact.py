@@ -10,11 +10,7 @@ import pytest
 
 from verify.data.dataset import Dataset
 from verify.svm import build_problem, problem_from_rows, solve_svm, verify_certificate
-from verify.svm.geometry import (
-    is_locally_optimal,
-    locally_optimal_selections,
-    svm_neighbours,
-)
+from verify.svm.geometry import is_locally_optimal, locally_optimal_selections, svm_neighbours
 
 
 # ---------------------------------------------------------------- independent oracles (Fractions)

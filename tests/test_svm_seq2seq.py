@@ -8,10 +8,7 @@ from fractions import Fraction as F
 
 import pytest
 from flint import arb
-from test_svm_exact import (  # the independent active-set oracle (tests/ is on sys.path)
-    dot,
-    qp_oracle,
-)
+from test_svm_exact import dot, qp_oracle  # the independent active-set oracle (tests/ is on sys.path)
 
 from verify.data.dataset import Dataset
 from verify.errors import DataError

@@ -19,7 +19,7 @@ def template():
 
 
 def test_template_holds_certified_on_its_defaults(template):
-    v = run_claim(template.CLAIM, template.default_datasets(), dps=20)
+    v = run_claim(template.CLAIM, template.CLAIM.default_datasets(), dps=20)
     assert (v.verdict, v.certainty) == ("HOLDS", "certified")
     cov = v.to_json()["evidence"][0]["coverage"]
     assert cov["points"] == cov["holds"] > 0

@@ -16,7 +16,7 @@ SHORT = ("2", "5", "10", "20", "50", "100")
 
 def test_holds_on_n1_defaults_short():
     with working_precision(30) as prec:
-        for data in thm2.default_datasets()[:2]:
+        for data in thm2.CLAIM.default_datasets()[:2]:
             out = thm2.evaluate(data, prec, steps=300, radii=SHORT, figure=False)
             assert out.decide() == "HOLDS", (data.name, [(e.quantity, e.decide(), e.note) for e in out.evidence])
             assert out.decision().certainty == "evidence" and "‖p‖ ≤ 100 along the gradient flow" in out.range

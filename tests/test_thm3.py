@@ -12,7 +12,7 @@ from verify.geometry.cone_data import random_dataset_with_lmm
 from verify.geometry.cones import boundary_scan, cone_directions, lmm_geometry, unit
 from verify.kit.invariance import Setup, radius_evidence, try_radii
 from verify.models.attention import LinearLogitModel, features
-from verify.models.losses import Loss
+from verify.models.losses import Square
 from verify.numbers.precision import working_precision
 
 FIG1B = D.mmts_fig1b()
@@ -136,22 +136,6 @@ def test_thm3_step_budget_is_inconclusive():
 
 
 # ----- computed hypotheses; the existential R refuted by its declared rule ---------------------------
-class Square(Loss):
-    """ℓ(u) = (1 − u)² (as in tests/test_assumptions.py): increasing for u > 1, so not Assumption A when B > 1."""
-
-    name = "square"
-
-    def value(self, u):
-        return (1 - u) ** 2
-
-    def d1(self, u):
-        return -2 * (1 - u)
-
-    def d2(self, u):
-        return arb(2)
-
-    def constants(self, B):
-        return arb(2), 2 * (2 + B)
 
 
 def test_a_loss_without_assumption_a_is_not_applicable():
@@ -202,7 +186,7 @@ def test_paths_leaving_from_every_radius_tried_refute_the_existential_r():
 
 def test_default_datasets_hold_on_shorter_paths():
     # the defaults of both claims (Fig. 1(b) and the benign random LMM), with shorter GD runs and flow paths
-    for data in cone_invariance.default_datasets():
+    for data in cone_invariance.CLAIM.default_datasets():
         with working_precision(30) as prec:
             assert cone_invariance.evaluate(data, prec, gd_steps=50, depth=3).decide() == "HOLDS"
             out = thm3.evaluate(data, prec, gd_steps=20, depth=20)

@@ -5,21 +5,7 @@ from fractions import Fraction
 import pytest
 from flint import arb
 
-from verify.claims import (
-    CERTIFIED,
-    EVIDENCE,
-    HOLDS,
-    INCONCLUSIVE,
-    NOT_APPLICABLE,
-    VIOLATED,
-    Claim,
-    Decision,
-    Evidence,
-    Hypothesis,
-    Outcome,
-    Tally,
-    run_claim,
-)
+from verify.claims import Claim, Decision, Evidence, Hypothesis, Outcome, Tally, run_claim
 from verify.claims.verdict import compare
 from verify.data import Dataset
 from verify.numbers.precision import working_precision
@@ -45,83 +31,83 @@ def decided(out):
 def test_row1_unmet_hypothesis_is_not_applicable_even_with_a_failure():
     out = Outcome(hypotheses=[Hypothesis("H", True), Hypothesis("Assumption B", False)], evidence=[BAD])
     d = out.decision()
-    assert (d.verdict, d.certainty) == (NOT_APPLICABLE, None)
+    assert (d.verdict, d.certainty) == ("NOT_APPLICABLE", None)
     assert d.reasons == ["hypothesis not met: Assumption B"]
 
 
 def test_row2_undecided_hypothesis_is_inconclusive_naming_it():
     d = Outcome(hypotheses=[Hypothesis("step η ≤ 1/L", None)], evidence=[OK]).decision()
-    assert d.verdict == INCONCLUSIVE and d.reasons == ["hypothesis undecided: step η ≤ 1/L"]
+    assert d.verdict == "INCONCLUSIVE" and d.reasons == ["hypothesis undecided: step η ≤ 1/L"]
 
 
 def test_row3_a_certain_failure_is_violated_and_certified():
     out = Outcome(evidence=[OK, BAD, undecided()])
     out.require("budget reached", False)
     d = out.decision()
-    assert (d.verdict, d.certainty) == (VIOLATED, CERTIFIED)
+    assert (d.verdict, d.certainty) == ("VIOLATED", "certified")
     assert d.reasons[0].startswith("fails: exact 3 < 2")
 
 
 def test_row3_a_rule_failure_is_violated_as_evidence():
     out = Outcome(evidence=[OK, Evidence("1 − corr", arb(1), rule=Decision(False, "decays", "a plateau"))])
-    assert decided(out) == (VIOLATED, EVIDENCE)
+    assert decided(out) == ("VIOLATED", "evidence")
 
 
 def test_row3_a_failure_on_unenclosed_values_is_evidence():
-    assert decided(Outcome(evidence=[Evidence("flow exit", Fraction(3), "<", 2, enclosed=False)])) == (VIOLATED, EVIDENCE)
+    assert decided(Outcome(evidence=[Evidence("flow exit", Fraction(3), "<", 2, enclosed=False)])) == ("VIOLATED", "evidence")
 
 
 def test_row4_unmet_requirement_is_inconclusive():
     out = Outcome(evidence=[OK])
     out.require("flow reached ‖p‖ = 10⁴", False, "step budget exhausted")
     d = out.decision()
-    assert d.verdict == INCONCLUSIVE
+    assert d.verdict == "INCONCLUSIVE"
     assert d.reasons == ["requirement not met: flow reached ‖p‖ = 10⁴ (step budget exhausted)"]
 
 
 def test_row5_undecided_item_is_inconclusive_naming_it():
     d = Outcome(evidence=[OK, undecided()]).decision()
-    assert d.verdict == INCONCLUSIVE and d.reasons == ["undecided: ball straddling the bound"]
+    assert d.verdict == "INCONCLUSIVE" and d.reasons == ["undecided: ball straddling the bound"]
 
 
 def test_row5_undecided_rule_is_inconclusive():
     out = Outcome(evidence=[OK, Evidence("trend", arb(1), rule=Decision(None, "decays", "too short"))])
-    assert decided(out) == (INCONCLUSIVE, None)
+    assert decided(out) == ("INCONCLUSIVE", None)
 
 
 def test_row6_zero_points_is_inconclusive():
     t = Tally("descent ratio ≥ 1 at every point", ">=", 1)
     d = Outcome(evidence=[OK, t.evidence()]).decision()
-    assert d.verdict == INCONCLUSIVE
+    assert d.verdict == "INCONCLUSIVE"
     assert d.reasons == ["evaluated on zero points: descent ratio ≥ 1 at every point"]
 
 
 def test_row7_informative_only_cannot_hold():
     d = Outcome(evidence=[Evidence("‖p^mm‖", Fraction(2)), Evidence("a fit", "1.97")]).decision()
-    assert d.verdict == INCONCLUSIVE and "informative items only" in d.reasons[0]
+    assert d.verdict == "INCONCLUSIVE" and "informative items only" in d.reasons[0]
 
 
 def test_row7_no_evidence_at_all_cannot_hold():
-    assert Outcome().decide() == INCONCLUSIVE
+    assert Outcome().decide() == "INCONCLUSIVE"
 
 
 def test_row8_holds_certified():
     assert decided(Outcome(hypotheses=[Hypothesis("H", True)], evidence=[OK, Evidence("i", Fraction(1))])) == (
-        HOLDS, CERTIFIED)
+        "HOLDS", "certified")
 
 
 def test_row8_holds_as_evidence_with_a_rule_or_a_range():
     with_rule = Outcome(evidence=[OK, Evidence("trend", arb(1), rule=Decision(True, "decays"))])
-    assert decided(with_rule) == (HOLDS, EVIDENCE)
+    assert decided(with_rule) == ("HOLDS", "evidence")
     with_range = Outcome(evidence=[OK], range="‖p‖ ≤ 10⁴")
-    assert decided(with_range) == (HOLDS, EVIDENCE)
+    assert decided(with_range) == ("HOLDS", "evidence")
     unenclosed = Outcome(evidence=[Evidence("integrated identity", Fraction(0), "<=", 1, enclosed=False)])
-    assert decided(unenclosed) == (HOLDS, EVIDENCE)
+    assert decided(unenclosed) == ("HOLDS", "evidence")
 
 
 def test_informative_items_never_decide():
     out = Outcome(evidence=[OK, Evidence("a figure that looks bad", Fraction(10**9))])
-    assert decided(out) == (HOLDS, CERTIFIED)
+    assert decided(out) == ("HOLDS", "certified")
 
 
 # ----- comparisons ----------------------------------------------------------------------------------
@@ -176,14 +162,14 @@ def test_tally_counts_every_point_and_names_the_first_violation():
 
 
 def test_tally_with_an_undecided_point_is_undecided_not_hidden():
-    """An undecided ball that is not the point with the largest midpoint still blocks HOLDS."""
+    """An undecided ball that is not the point with the largest midpoint still blocks "HOLDS"."""
     t = Tally("ratio ≤ 1", "<=", 1)
     with working_precision(30):
         t.add(arb("0.999"), "largest midpoint")
         t.add(ball("0.99", "0.02"), "wide ball")
     e = t.evidence()
     assert e.decide() is None and e.coverage.first_undecided == "wide ball"
-    assert Outcome(evidence=[e]).decide() == INCONCLUSIVE
+    assert Outcome(evidence=[e]).decide() == "INCONCLUSIVE"
 
 
 def test_tally_all_points_certified():
@@ -212,7 +198,7 @@ def test_stable_digits_drop_when_the_recomputation_disagrees():
         return Outcome(evidence=[Evidence("x", x, "<", 1)])
 
     v = run_claim(_claim(check), [DATA], dps=30)
-    assert v.verdict == HOLDS and v.evidence[0].stable_digits in (11, 12)
+    assert v.verdict == "HOLDS" and v.evidence[0].stable_digits in (11, 12)
 
     def exact(data, prec):
         return Outcome(evidence=[Evidence("x", arb(1) / 3, "<", 1)])
@@ -225,7 +211,7 @@ def test_verdict_changing_with_precision_is_inconclusive():
         return Outcome(evidence=[Evidence("x", Fraction(1 if prec.dps == 30 else 3), "<", 2)])
 
     v = run_claim(_claim(check), [DATA], dps=30)
-    assert v.verdict == INCONCLUSIVE and "at 30 digits" in v.reasons[0]
+    assert v.verdict == "INCONCLUSIVE" and "at 30 digits" in v.reasons[0]
 
 
 def test_datasets_combine_worst_wins_with_certainty_and_range():
@@ -235,7 +221,7 @@ def test_datasets_combine_worst_wins_with_certainty_and_range():
         return Outcome(evidence=[OK], range="‖p‖ ≤ 10⁴")
 
     v = run_claim(_claim(check), [DATA.with_name("a"), DATA.with_name("b")], dps=20)
-    assert (v.verdict, v.certainty, v.range) == (HOLDS, EVIDENCE, "‖p‖ ≤ 10⁴")
+    assert (v.verdict, v.certainty, v.range) == ("HOLDS", "evidence", "‖p‖ ≤ 10⁴")
     assert v.label == "HOLDS — evidence over ‖p‖ ≤ 10⁴"
     js = v.to_json()
     assert js["certainty"] == "evidence" and js["range"] == "‖p‖ ≤ 10⁴"
@@ -245,13 +231,13 @@ def test_datasets_combine_worst_wins_with_certainty_and_range():
         return Outcome(evidence=[OK if data.name == "a" else BAD])
 
     v = run_claim(_claim(check2), [DATA.with_name("a"), DATA.with_name("b")], dps=20)
-    assert (v.verdict, v.certainty) == (VIOLATED, CERTIFIED) and v.reasons[0].startswith("b: fails")
+    assert (v.verdict, v.certainty) == ("VIOLATED", "certified") and v.reasons[0].startswith("b: fails")
 
 
 def test_every_verdict_json_has_certainty_and_range_keys():
     v = run_claim(_claim(lambda d, p: Outcome(evidence=[undecided()])), [DATA], dps=20)
     js = v.to_json()
-    assert js["verdict"] == INCONCLUSIVE and "certainty" in js and js["certainty"] is None and "range" in js
+    assert js["verdict"] == "INCONCLUSIVE" and "certainty" in js and js["certainty"] is None and "range" in js
     e = js["evidence"][0]
     assert e["decides"] is True and e["decided_by"] == "enclosure" and e["holds"] is None
 

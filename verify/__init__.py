@@ -3,18 +3,7 @@
     >>> import verify
     >>> v = verify.check("mmts.lemma3", precision=60)   # a Verdict; renders as markdown
 """
-from verify.claims import (
-    REGISTRY,
-    Claim,
-    Evidence,
-    Figure,
-    Hypothesis,
-    Outcome,
-    Series,
-    Verdict,
-    check,
-    register,
-)
+from verify.claims import REGISTRY, Claim, Evidence, Figure, Hypothesis, Outcome, Series, Verdict, check, register
 from verify.data.dataset import Dataset, load_dataset
 from verify.numbers.precision import working_precision
 

@@ -70,29 +70,14 @@ def evaluate(data, prec: Precision) -> Outcome:
     return out
 
 
-def check(data, prec: Precision) -> Outcome:
-    return evaluate(data, prec)
+STATEMENT = """\
+The proofs of Lemma 4.2 and Theorem 4.1 use a feasible point of the ℓ1-SVM (∃ β: βᵀ(z_i ⊙ (x_{i,opt} − x_il))
+≥ 1 ∀ i, l ≠ opt), i.e. separability by a diagonal W. Encoded claim: Assumptions 1–3 (separability by a full
+W*, equal non-optimal scores, small initial loss) imply it. Checked exactly (rational LP; Farkas certificate
+when infeasible). False on D-DIAGINF.
+"""
 
-
-def default_datasets(seed: int = 0):
-    return [d_seed0(), d_face(), d_diaginf()]
-
-
-CLAIM = register(Claim(
-    id="irgf.hyp.diagsep",
-    paper="irgf",
-    number="hidden hypothesis (§4)",
-    title="Diagonal separability: implied by the stated hypotheses? (used by Lemma 4.2 / Theorem 4.1)",
-    kind="existential",
-    statement=(
-        "The proofs of Lemma 4.2 and Theorem 4.1 use a feasible point of the ℓ1-SVM "
-        "(∃ β: βᵀ(z_i ⊙ (x_{i,opt} − x_il)) ≥ 1 ∀ i, l ≠ opt), i.e. separability by a diagonal W. Encoded "
-        "claim: Assumptions 1–3 (separability by a full W*, equal non-optimal scores, small initial loss) "
-        "imply it. Checked exactly (rational LP; Farkas certificate when infeasible). False on D-DIAGINF."
-    ),
-    check=check,
-    default_datasets=default_datasets,
-    aliases=("diagonal-separability", "hidden-hypothesis"),
-    default_precision=30,
-    module=__name__,
-))
+CLAIM = register(Claim(id="irgf.hyp.diagsep", paper="irgf", number="hidden hypothesis (§4)", kind="existential",
+                       title="Diagonal separability: implied by the stated hypotheses? (used by Lemma 4.2 / Theorem 4.1)",
+                       statement=STATEMENT, check=evaluate, default_datasets=(d_seed0, d_face, d_diaginf),
+                       aliases=("diagonal-separability", "hidden-hypothesis"), default_precision=30))

@@ -84,34 +84,20 @@ def evaluate(data, prec: Precision, omega0=None, target=irgf.DEFAULT_TARGET, che
          Series("log10 max_i(1 − σ_opt)", xs, [irgf.log10f(max(p.off_opt, key=lambda z: z.mid())) for _, p in recs], "-s"),
          Series("log10 e^(−µ)", xs, [irgf.fl(-p.mu / arb(10).log()) for _, p in recs], "--")],
         logx=True, caption=f"{data.name}: the excess loss decays like e^(−µ); log10 computed at the working precision.")
-    if fig:
-        out.figures.append(fig)
+    out.show(fig)
     return out
 
 
-def check(data, prec: Precision) -> Outcome:
-    return evaluate(data, prec)
+STATEMENT = """\
+Under the hypotheses of Theorem 4.1 (Assumptions 1–3, init (5), diagonal separability), along gradient flow:
+σ(g_i(t))_opt(i) → 1 for all i, B_ilᵀβ(t) → ∞, µ(t) → ∞, ℒ(θ(t)) → L* = (1/n)Σ_i e^{−γ_i,opt}, and β̂(t) is
+(ℓ1-SVM)-feasible for all large t. The existence of the direction limit is not used.
 
+Checked over the range reached (ln(‖β‖₁/p*) ≤ 10).
+"""
 
-def default_datasets(seed: int = 0):
-    return [d_seed0(), d_face()]
-
-
-CLAIM = register(Claim(
-    id="irgf.thm41.loss",
-    paper="irgf",
-    number="Theorem 4.1 (loss)",
-    title="Diagonal (K, Q): the loss tends to L* and attention selects the optimal tokens",
-    kind="asymptotic",
-    statement=(
-        "Under the hypotheses of Theorem 4.1 (Assumptions 1–3, init (5), diagonal separability), along "
-        "gradient flow: σ(g_i(t))_opt(i) → 1 for all i, B_ilᵀβ(t) → ∞, µ(t) → ∞, ℒ(θ(t)) → L* = "
-        "(1/n)Σ_i e^{−γ_i,opt}, and β̂(t) is (ℓ1-SVM)-feasible for all large t. The existence of the "
-        "direction limit is not used.\n\nChecked over the range reached (ln(‖β‖₁/p*) ≤ 10)."
-    ),
-    check=check,
-    default_datasets=default_datasets,
-    aliases=("loss-to-Lstar", "global-convergence-of-loss", "attention-selects-opt"),
-    default_precision=30,
-    module=__name__,
-))
+CLAIM = register(Claim(id="irgf.thm41.loss", paper="irgf", number="Theorem 4.1 (loss)", kind="asymptotic",
+                       title="Diagonal (K, Q): the loss tends to L* and attention selects the optimal tokens",
+                       statement=STATEMENT, check=evaluate, default_datasets=(d_seed0, d_face),
+                       aliases=("loss-to-Lstar", "global-convergence-of-loss", "attention-selects-opt"),
+                       default_precision=30))

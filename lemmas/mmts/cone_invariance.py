@@ -86,32 +86,20 @@ def evaluate(data, prec: Precision, alpha=None, mu=None, R=None, radii=None, gd_
     return out
 
 
-def check(data, prec: Precision) -> Outcome:
-    return evaluate(data, prec)
-
-
 def default_datasets(seed: int = 0):
     return [D.mmts_fig1b(), benign_random_lmm(seed)]
 
 
-CLAIM = register(Claim(
-    id="mmts.thm3.cone",
-    paper="mmts",
-    number="Theorem 3 (proof, Step 3)",
-    title="Cone invariance: GD started in C_{μ,R}(p^mm) of an LMM stays in the cone",
-    kind="existential",
-    statement=(
-        "α locally optimal, μ = μ(α) (here μ₀/2, derived), η ≤ 1/L_p. There is R such that GD started in "
-        "C_{μ,R}(p^mm(α)) stays in C_{μ,R}(p^mm(α)) (strong form) — and started in C_{μ/2,R} stays in C_{μ,R} "
-        "(weak form; which one the paper uses is UNCERTAIN): corr(p(t), p^mm) ≥ 1 − μ and ‖p(t)‖ ≥ R for all t "
-        "((54a)–(55)). Checked: first-order invariance ⟨−∇L(p), p̄^mm − (1−μ)p̄⟩ > 0 on the boundary for all "
-        "r ≥ R (finds R), GD with η = 1/L_p (rounded down) at moderate norms, and the gradient flow itself (Radau IIA "
-        "at the working precision, checked at every step and inside it) to ‖p‖ = 10⁴·‖p^mm‖."
-    ),
-    check=check,
-    default_datasets=default_datasets,
-    aliases=("cone-invariance",),
-    default_precision=40,
-    strategy=small_integer_datasets,
-    module=__name__,
-))
+STATEMENT = """\
+α locally optimal, μ = μ(α) (here μ₀/2, derived), η ≤ 1/L_p. There is R such that GD started in
+C_{μ,R}(p^mm(α)) stays in C_{μ,R}(p^mm(α)) (strong form) — and started in C_{μ/2,R} stays in C_{μ,R} (weak
+form; which one the paper uses is UNCERTAIN): corr(p(t), p^mm) ≥ 1 − μ and ‖p(t)‖ ≥ R for all t ((54a)–(55)).
+Checked: first-order invariance ⟨−∇L(p), p̄^mm − (1−μ)p̄⟩ > 0 on the boundary for all r ≥ R (finds R), GD with
+η = 1/L_p (rounded down) at moderate norms, and the gradient flow itself (Radau IIA at the working precision,
+checked at every step and inside it) to ‖p‖ = 10⁴·‖p^mm‖.
+"""
+
+CLAIM = register(Claim(id="mmts.thm3.cone", paper="mmts", number="Theorem 3 (proof, Step 3)", kind="existential",
+                       title="Cone invariance: GD started in C_{μ,R}(p^mm) of an LMM stays in the cone",
+                       statement=STATEMENT, check=evaluate, default_datasets=default_datasets,
+                       aliases=("cone-invariance",), default_precision=40, strategy=small_integer_datasets))

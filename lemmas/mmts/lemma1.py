@@ -158,22 +158,17 @@ def default_datasets(seed: int = 0):
     return [D.mmts_fig1a(), D.mmts_fig1c(), rnd.replace(u=[str(x) for x in u], name=f"random-n3T4d3-u-s{seed}")]
 
 
-CLAIM = register(Claim(
-    id="mmts.lemma1",
-    paper="mmts",
-    number="Lemma 1",
-    title="GD on W (fixed query u) and GD on p coincide: p(t) = W(t)u",
-    kind="identity",
-    statement=(
-        "Fix u; let ℓ and the head be differentiable; L̃(p) = (1/n)Σ_i ℓ(Y_i h(X_iᵀS(X_i p))), L_W(W) = L̃(Wu). "
-        "GD W(t+1) = W(t) − η_t∇L_W(W(t)) and p(t+1) = p(t) − η_t‖u‖²∇L̃(p(t)) from p(0) = W(0)u satisfy "
-        "p(t) = W(t)u for all t (App. A.2, (12)–(15)); ∇L_W(W) = ∇L̃(Wu)uᵀ, so rank(W(t) − W(0)) ≤ 1.\n\n"
-        "Checked by two independent GD runs (1000 cycled steps ≤ 1/(‖u‖²L̃_p), logits x_itᵀWu vs x_itᵀp, linear "
-        "and tanh heads, logistic loss) at the working precision: the proof's induction step at every step "
-        "(certified in ball arithmetic) and σ₂(W(t) − W(0)) must be below 10^-dps; the two runs must agree to 10^-dps."
-    ),
-    check=check,
-    default_datasets=default_datasets,
-    aliases=("kp-correspondence", "w-p-gd-equivalence"),
-    module=__name__,
-))
+STATEMENT = """\
+Fix u; let ℓ and the head be differentiable; L̃(p) = (1/n)Σ_i ℓ(Y_i h(X_iᵀS(X_i p))), L_W(W) = L̃(Wu). GD
+W(t+1) = W(t) − η_t∇L_W(W(t)) and p(t+1) = p(t) − η_t‖u‖²∇L̃(p(t)) from p(0) = W(0)u satisfy p(t) = W(t)u for
+all t (App. A.2, (12)–(15)); ∇L_W(W) = ∇L̃(Wu)uᵀ, so rank(W(t) − W(0)) ≤ 1.
+
+Checked by two independent GD runs (1000 cycled steps ≤ 1/(‖u‖²L̃_p), logits x_itᵀWu vs x_itᵀp, linear and
+tanh heads, logistic loss) at the working precision: the proof's induction step at every step (certified in
+ball arithmetic) and σ₂(W(t) − W(0)) must be below 10^-dps; the two runs must agree to 10^-dps.
+"""
+
+CLAIM = register(Claim(id="mmts.lemma1", paper="mmts", number="Lemma 1", kind="identity",
+                       title="GD on W (fixed query u) and GD on p coincide: p(t) = W(t)u", statement=STATEMENT,
+                       check=check, default_datasets=default_datasets,
+                       aliases=("kp-correspondence", "w-p-gd-equivalence")))

@@ -21,48 +21,23 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from verify.claims import Claim, Evidence, Hypothesis, Outcome, register
+from verify.claims import Claim, Hypothesis, Outcome, register
 from verify.data.dataset import Dataset
-from verify.geometry.keys import att_svm_opt, head_in_range
-from verify.kit.assumptions import svm_feasible
-from verify.kit.probes import ProbeInequality
+from verify.geometry.keys import head_in_range
+from verify.kit.feasibility import feasible_with_witness, positive_strict_hypotheses
 from verify.numbers.precision import Precision
 
 
 def evaluate(data: Dataset, prec: Precision, require_hypotheses: bool = True) -> Outcome:
     """Lemma 11 on ``data``; ``require_hypotheses=False`` tests the conclusion on any data with a
     strict optimal token (tests: VIOLATED)."""
-    opts, (in_range, detail) = data.optimal_tokens(), head_in_range(data)
-    hyps = [Hypothesis("Y_i = 1 for every i", all(y == 1 for y in data.Y), "labels " + ", ".join(f"{y:+d}" for y in data.Y)),
-            Hypothesis("strict optimal token: γ_it < γ_{i,opt_i} for t ≠ opt_i", all(len(o) == 1 for o in opts),
-                       "opt = " + ", ".join("{" + ",".join(map(str, o)) + "}" for o in opts)),
-            Hypothesis("v ∈ range(W) (for a W with K_i = X_i W)", in_range, detail)]
+    in_range, detail = head_in_range(data)
+    hyps = positive_strict_hypotheses(data) + [Hypothesis("v ∈ range(W) (for a W with K_i = X_i W)", in_range, detail)]
     out = Outcome(hypotheses=hyps if require_hypotheses else hyps[1:2])
     if not out.applicable():
         return out
-    f = att_svm_opt(data, prec.dps)
-    feasible = svm_feasible(f.result, "ATT-SVM(opt) feasible")
-    if feasible.met is None:
-        out.require("a certified answer of the exact ATT-SVM(opt) solver", False, feasible.detail)
-    else:
-        out.add(Evidence("ATT-SVM(opt) feasible (exact solver, verified certificate)", feasible.met, "==", True,
-                         note=feasible.detail))
-    if f.witness is None:
-        out.add(Evidence("witness p̂ = W^†v/γ_gap exists (K p = Xv solvable, γ_gap > 0)", False, "==", True))
-        return out
-    margins = ProbeInequality("min_{i,t≠opt} (k_{i,opt} − k_it)ᵀ p̂,  p̂ = W^†v/γ_gap (exact rational)", ">=", 1)
-    for (i, t), m in f.witness.margins.items():
-        margins.add(m, f"sequence {i}, token {t}")
-    out.add(margins.evidence())
-    if f.pmm_margins is not None:
-        out.add(Evidence("‖p^mm‖² (exact ATT-SVM) ≤ ‖p̂‖²", f.pmm_norm2, "<=", sum((x * x for x in f.witness.p_hat), Fraction(0))))
-        out.notes.append(f"p̂ = ({', '.join(map(str, f.witness.p_hat))}); p^mm = ({', '.join(map(str, f.result.solution))})")
-    out.add(Evidence("γ_gap = min_i min_{t≠opt}(γ_{i,opt} − γ_it)", f.witness.gap))
+    feasible_with_witness(out, data, prec.dps)
     return out
-
-
-def check(data, prec: Precision) -> Outcome:
-    return evaluate(data, prec)
 
 
 def _keys(X, W):
@@ -84,25 +59,15 @@ def rank_one_dataset() -> Dataset:
     return Dataset.make(X=X, Y=[1, 1], v=v, K=_keys(X, [[a * b for b in v] for a in v]), name="W-rank-one-vvT")
 
 
-def default_datasets(seed: int = 0):
-    return [planar_head_dataset(), rank_one_dataset()]
+STATEMENT = """\
+If for all i and t ≠ opt_i: γ_it < γ_{i,opt_i} and Y_i = 1, and v ∈ range(W), then (ATT-SVM) with α = opt is
+feasible, with witness p̂ = W^†v/γ_gap whose margins are all ≥ 1 (App. B.6).
 
+Checked exactly in rationals at key level: v ∈ range(W) for some W with K = XW ⟺ K p = Xv solvable; the exact
+ATT-SVM's verified certificate, every margin of p̂, and ‖p^mm‖² ≤ ‖p̂‖².
+"""
 
-CLAIM = register(Claim(
-    id="mmts.lemma11",
-    paper="mmts",
-    number="Lemma 11",
-    title="ATT-SVM(opt) is feasible for positive labels and v ∈ range(W)",
-    kind="existential",
-    statement=(
-        "If for all i and t ≠ opt_i: γ_it < γ_{i,opt_i} and Y_i = 1, and v ∈ range(W), then (ATT-SVM) with "
-        "α = opt is feasible, with witness p̂ = W^†v/γ_gap whose margins are all ≥ 1 (App. B.6).\n\n"
-        "Checked exactly in rationals at key level: v ∈ range(W) for some W with K = XW ⟺ K p = Xv solvable; "
-        "the exact ATT-SVM's verified certificate, every margin of p̂, and ‖p^mm‖² ≤ ‖p̂‖²."
-    ),
-    check=check,
-    default_datasets=default_datasets,
-    aliases=("svm-feasible-range",),
-    recompute=False,
-    module=__name__,
-))
+CLAIM = register(Claim(id="mmts.lemma11", paper="mmts", number="Lemma 11", kind="existential",
+                       title="ATT-SVM(opt) is feasible for positive labels and v ∈ range(W)", statement=STATEMENT,
+                       check=evaluate, default_datasets=(planar_head_dataset, rank_one_dataset),
+                       aliases=("svm-feasible-range",), recompute=False))

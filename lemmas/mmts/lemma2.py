@@ -26,47 +26,29 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from verify.claims import Claim, Evidence, Figure, Hypothesis, Outcome, Series, register
+from verify.claims import Claim, Figure, Hypothesis, Outcome, Series, register
 from verify.data.dataset import Dataset
 from verify.data.generators import random_dataset
-from verify.geometry.keys import att_svm_opt, w_structure
-from verify.kit.assumptions import svm_feasible
-from verify.kit.probes import ProbeInequality
+from verify.geometry.keys import w_structure
+from verify.kit.feasibility import feasible_with_witness, positive_strict_hypotheses
 from verify.numbers.precision import Precision
 
 
 def evaluate(data: Dataset, prec: Precision, require_hypotheses: bool = True, gap_scale=1) -> Outcome:
     """Lemma 2 on ``data``; ``require_hypotheses=False`` tests the conclusion on any data with a
     strict optimal token (tests: VIOLATED); ``gap_scale`` ≠ 1 is a wrong witness."""
-    opts, ws = data.optimal_tokens(), w_structure(data)
-    hyps = [Hypothesis("Y_i = 1 for every i", all(y == 1 for y in data.Y), "labels " + ", ".join(f"{y:+d}" for y in data.Y)),
-            Hypothesis("strict optimal token: γ_it < γ_{i,opt_i} for t ≠ opt_i", all(len(o) == 1 for o in opts),
-                       "opt = " + ", ".join("{" + ",".join(map(str, o)) + "}" for o in opts)),
-            Hypothesis("W full rank (some W with K_i = X_i W has rank d)", ws.full_rank, ws.detail)]
+    ws = w_structure(data)
+    hyps = positive_strict_hypotheses(data) + [
+        Hypothesis("W full rank (some W with K_i = X_i W has rank d)", ws.full_rank, ws.detail)]
     out = Outcome(hypotheses=hyps if require_hypotheses else hyps[1:2])
     if not require_hypotheses:
         out.notes.append("hypotheses NOT enforced (test mode): " +
                          "; ".join(f"{h.name}: {'met' if h.met else 'NOT met'}" for h in hyps))
     if not out.applicable():
         return out
-    f = att_svm_opt(data, prec.dps, gap_scale)
-    feasible = svm_feasible(f.result, "ATT-SVM(opt) feasible")
-    if feasible.met is None:
-        out.require("a certified answer of the exact ATT-SVM(opt) solver", False, feasible.detail)
-    else:
-        out.add(Evidence("ATT-SVM(opt) feasible (exact solver, verified certificate)", feasible.met, "==", True,
-                         note=feasible.detail))
+    f = feasible_with_witness(out, data, prec.dps, gap_scale)
     if f.witness is None:
-        out.add(Evidence("witness p̂ = W^†v/γ_gap exists (K p = Xv solvable, γ_gap > 0)", False, "==", True))
         return out
-    margins = ProbeInequality("min_{i,t≠opt} (k_{i,opt} − k_it)ᵀ p̂,  p̂ = W^†v/γ_gap (exact rational)", ">=", 1)
-    for (i, t), m in f.witness.margins.items():
-        margins.add(m, f"sequence {i}, token {t}")
-    out.add(margins.evidence())
-    if f.pmm_margins is not None:
-        out.add(Evidence("‖p^mm‖² (exact ATT-SVM) ≤ ‖p̂‖²", f.pmm_norm2, "<=", sum((x * x for x in f.witness.p_hat), Fraction(0))))
-        out.notes.append(f"p̂ = ({', '.join(map(str, f.witness.p_hat))}); p^mm = ({', '.join(map(str, f.result.solution))})")
-    out.add(Evidence("γ_gap = min_i min_{t≠opt}(γ_{i,opt} − γ_it)", f.witness.gap))
     rows = list(f.witness.margins)
     series = [Series(name, list(range(len(rows))), [float(m[k]) for k in rows], mark) for name, m, mark in
               (("p̂ = W^†v/γ_gap", f.witness.margins, "o"), ("p^mm (exact ATT-SVM)", f.pmm_margins, "x")) if m]
@@ -76,10 +58,6 @@ def evaluate(data: Dataset, prec: Precision, require_hypotheses: bool = True, ga
         caption="On or above 1: p̂ is feasible, so p^mm exists and ‖p^mm‖ ≤ ‖p̂‖. Constraints (i, t): "
                 + ", ".join(map(str, rows[:12])) + ("…" if len(rows) > 12 else "")))
     return out
-
-
-def check(data, prec: Precision) -> Outcome:
-    return evaluate(data, prec)
 
 
 def keyed_full_rank_dataset() -> Dataset:
@@ -99,22 +77,16 @@ def default_datasets(seed: int = 0):
     ]
 
 
-CLAIM = register(Claim(
-    id="mmts.lemma2",
-    paper="mmts",
-    number="Lemma 2",
-    title="ATT-SVM(opt) is feasible for positive labels and full-rank W",
-    kind="existential",
-    statement=(
-        "If for all i and t ≠ opt_i: γ_it < γ_{i,opt_i} and Y_i = 1, and W is full rank, then (ATT-SVM) "
-        "with α = opt is feasible. Witness: p̂ = W^†v/γ_gap, γ_gap = min_i min_{t≠opt_i}(γ_{i,opt_i} − γ_it), "
-        "with every margin (k_{i,opt} − k_it)ᵀp̂ ≥ 1; hence ‖p^mm‖ ≤ ‖p̂‖ (Sec. 2.1).\n\n"
-        "Checked exactly in rationals: the exact ATT-SVM's verified certificate, every margin of p̂ (the "
-        "min-norm solution of K p = Xv divided by γ_gap), and ‖p^mm‖² ≤ ‖p̂‖²."
-    ),
-    check=check,
-    default_datasets=default_datasets,
-    aliases=("svm-feasible-positive-labels",),
-    recompute=False,  # exact rational arithmetic: nothing depends on the working precision
-    module=__name__,
-))
+STATEMENT = """\
+If for all i and t ≠ opt_i: γ_it < γ_{i,opt_i} and Y_i = 1, and W is full rank, then (ATT-SVM) with α = opt is
+feasible. Witness: p̂ = W^†v/γ_gap, γ_gap = min_i min_{t≠opt_i}(γ_{i,opt_i} − γ_it), with every margin
+(k_{i,opt} − k_it)ᵀp̂ ≥ 1; hence ‖p^mm‖ ≤ ‖p̂‖ (Sec. 2.1).
+
+Checked exactly in rationals: the exact ATT-SVM's verified certificate, every margin of p̂ (the min-norm
+solution of K p = Xv divided by γ_gap), and ‖p^mm‖² ≤ ‖p̂‖².
+"""
+
+CLAIM = register(Claim(id="mmts.lemma2", paper="mmts", number="Lemma 2", kind="existential",
+                       title="ATT-SVM(opt) is feasible for positive labels and full-rank W", statement=STATEMENT,
+                       check=evaluate, default_datasets=default_datasets, aliases=("svm-feasible-positive-labels",),
+                       recompute=False))

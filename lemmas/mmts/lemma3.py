@@ -92,29 +92,20 @@ def evaluate(data, prec: Precision, factor=2, power=2, q_count: int = 3) -> Outc
     return out
 
 
-def check(data, prec: Precision) -> Outcome:
-    return evaluate(data, prec)
-
-
 def default_datasets(seed: int = 0):
     return [D.mmts_fig1b(), D.mmts_fig1c(), random_dataset(n=3, T=5, d=3, seed=seed, name=f"random-n3T5d3-s{seed}")]
 
 
-CLAIM = register(Claim(
-    id="mmts.lemma3",
-    paper="mmts",
-    number="Lemma 3",
-    title="Key Lemma: covariance decomposition",
-    kind="inequality",
-    statement=(
-        "For one sequence with reference token 1, logits a = Kq, attention s = S(Kp), scores γ, "
-        "Γ = max|γ_t − γ_τ|, A = max|a_t|:\n\n"
-        "|aᵀdiag(s)γ − aᵀssᵀγ − Σ_{t≥2}(a₁−a_t)s_t(γ₁−γ_t)| ≤ 2ΓA(1−s₁)²  (App. A.1, (16)).\n\n"
-        "Checked with token 1 = the optimal token of each sequence, at every probe point: adversarial p "
-        "(up to saturation) and several q."
-    ),
-    check=check,
-    default_datasets=default_datasets,
-    aliases=("key-lemma", "covariance-decomposition"),
-    module=__name__,
-))
+STATEMENT = """\
+For one sequence with reference token 1, logits a = Kq, attention s = S(Kp), scores γ, Γ = max|γ_t − γ_τ|, A =
+max|a_t|:
+
+|aᵀdiag(s)γ − aᵀssᵀγ − Σ_{t≥2}(a₁−a_t)s_t(γ₁−γ_t)| ≤ 2ΓA(1−s₁)²  (App. A.1, (16)).
+
+Checked with token 1 = the optimal token of each sequence, at every probe point: adversarial p (up to
+saturation) and several q.
+"""
+
+CLAIM = register(Claim(id="mmts.lemma3", paper="mmts", number="Lemma 3", kind="inequality",
+                       title="Key Lemma: covariance decomposition", statement=STATEMENT, check=evaluate,
+                       default_datasets=default_datasets, aliases=("key-lemma", "covariance-decomposition")))

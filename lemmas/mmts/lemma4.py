@@ -108,10 +108,6 @@ def evaluate(data: Dataset, prec: Precision, require_B: bool = True, factor=1, p
     return out
 
 
-def check(data, prec: Precision) -> Outcome:
-    return evaluate(data, prec)
-
-
 def tight_T2_dataset() -> Dataset:
     """T = 2, n = 2: every non-optimal token is a support token, so the bound is attained (ratio 1)."""
     return Dataset.make(X=[[[1, 0, 1], [-1, 0, 0]], [[0, 1, 2], [0, -1, "1/2"]]], Y=[1, 1], v=[0, 0, 1],
@@ -123,22 +119,17 @@ def default_datasets(seed: int = 0):
             feasible_assumption_b_dataset(n=2, T=4, d=4, seed=seed), tight_T2_dataset()]
 
 
-CLAIM = register(Claim(
-    id="mmts.lemma4",
-    paper="mmts",
-    number="Lemma 4",
-    title="p^mm is a global descent direction under Assumption B",
-    kind="inequality",
-    statement=(
-        "Under Assumption A, Assumption B (γ_it = γ_iτ < γ_{i,opt} for t, τ ≠ opt_i) and ATT-SVM(opt) feasible: "
-        "⟨∇L(p), p^mm⟩ < 0 for every p (App. B.1, (17)–(22)). Derived quantitative form (exact): "
-        "−⟨∇L(p), p^mm⟩ ≥ (1/n) Σ_i |ℓ'(φ_i)| (γ_{i,opt} − γ̲_i) s_{i,opt}(1 − s_{i,opt}) > 0, with equality iff "
-        "every non-optimal token is a support token.\n\n"
-        "Checked with certified ball arithmetic at adversarial p (aligned, anti-aligned, selecting non-optimal "
-        "tokens, LMM rays, random; ‖p‖∞ from 0.1 to 1000, i.e. up to saturation), every probe point counted."
-    ),
-    check=check,
-    default_datasets=default_datasets,
-    aliases=("global-descent-direction", "gmm-descent"),
-    module=__name__,
-))
+STATEMENT = """\
+Under Assumption A, Assumption B (γ_it = γ_iτ < γ_{i,opt} for t, τ ≠ opt_i) and ATT-SVM(opt) feasible: ⟨∇L(p),
+p^mm⟩ < 0 for every p (App. B.1, (17)–(22)). Derived quantitative form (exact): −⟨∇L(p), p^mm⟩ ≥ (1/n) Σ_i
+|ℓ'(φ_i)| (γ_{i,opt} − γ̲_i) s_{i,opt}(1 − s_{i,opt}) > 0, with equality iff every non-optimal token is a
+support token.
+
+Checked with certified ball arithmetic at adversarial p (aligned, anti-aligned, selecting non-optimal tokens,
+LMM rays, random; ‖p‖∞ from 0.1 to 1000, i.e. up to saturation), every probe point counted.
+"""
+
+CLAIM = register(Claim(id="mmts.lemma4", paper="mmts", number="Lemma 4", kind="inequality",
+                       title="p^mm is a global descent direction under Assumption B", statement=STATEMENT,
+                       check=evaluate, default_datasets=default_datasets,
+                       aliases=("global-descent-direction", "gmm-descent")))

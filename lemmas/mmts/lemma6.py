@@ -42,12 +42,7 @@ from verify.data import mmts as D
 from verify.data.dataset import Dataset
 from verify.data.generators import random_dataset
 from verify.geometry.probes import probe_points
-from verify.geometry.smoothness import (
-    descent_ratio,
-    hessian_local_maxima,
-    hessian_norm,
-    smoothness_constant,
-)
+from verify.geometry.smoothness import descent_ratio, hessian_local_maxima, hessian_norm, smoothness_constant
 from verify.kit.assumptions import assumption_a, step_size
 from verify.kit.probes import ProbeInequality, point_label
 from verify.kit.trajectory import norm_enclosure
@@ -170,10 +165,6 @@ def descent(out, model, Lp, eta, pts, labels, states, steps, loss):
                                   [Series("GD", [t for t, _ in gnorms], [log10_abs(gn) for _, gn in gnorms], "-")]))
 
 
-def check(data, prec: Precision) -> Outcome:
-    return evaluate(data, prec)
-
-
 def lemma6_tight() -> Dataset:
     """X = [(1.3, 1), (−0.4, 0)], v = e₂ (n = 1, T = 2, W = I): ‖∇²L‖/L_p ≈ 0.0093, the tightest seen."""
     return Dataset.make(X=[[["1.3", 1], ["-0.4", 0]]], Y=[1], v=[0, 1], name="mmts-lemma6-spec")
@@ -198,24 +189,16 @@ def default_datasets(seed: int = 0):
             random_dataset(n=2, T=4, d=3, seed=seed, keys=True, name=f"random-n2T4d3-keys-s{seed}")]
 
 
-CLAIM = register(Claim(
-    id="mmts.lemma6",
-    paper="mmts",
-    number="Lemma 6",
-    title="Smoothness of L(p) and the descent lemma",
-    kind="inequality",
-    statement=(
-        "Under Assumption A, L(p) is L_p-smooth: ‖∇L(p) − ∇L(p')‖ ≤ L_p‖p − p'‖ with "
-        "L_p = (1/n)Σ_i (M₀‖v‖²‖W‖²‖X_i‖⁴ + 3M₁‖v‖‖W‖²‖X_i‖³) (spectral norms) (6)/(24). If η ≤ 1/L_p, "
-        "GD satisfies L(p(t+1)) − L(p(t)) ≤ −(η/2)‖∇L(p(t))‖² (25), hence Σ_t‖∇L(p(t))‖² ≤ 2(L(p(0)) − L⋆)/η "
-        "and ∇L(p(t)) → 0 (26).\n\n"
-        "Checked at every probe point (adversarial p up to saturation and at split-attention ties): "
-        "‖∇²L(p)‖₂ ≤ L_p for the logistic, exponential and correlation losses; (6) between GD iterates; "
-        "(25) at the probe points and along GD with η = 1/L_p; (26) over the run. Keys not of the form XW "
-        "use ‖K_i‖ for ‖W‖‖X_i‖."
-    ),
-    check=check,
-    default_datasets=default_datasets,
-    aliases=("smoothness", "descent-lemma"),
-    module=__name__,
-))
+STATEMENT = """\
+Under Assumption A, L(p) is L_p-smooth: ‖∇L(p) − ∇L(p')‖ ≤ L_p‖p − p'‖ with L_p = (1/n)Σ_i (M₀‖v‖²‖W‖²‖X_i‖⁴ +
+3M₁‖v‖‖W‖²‖X_i‖³) (spectral norms) (6)/(24). If η ≤ 1/L_p, GD satisfies L(p(t+1)) − L(p(t)) ≤
+−(η/2)‖∇L(p(t))‖² (25), hence Σ_t‖∇L(p(t))‖² ≤ 2(L(p(0)) − L⋆)/η and ∇L(p(t)) → 0 (26).
+
+Checked at every probe point (adversarial p up to saturation and at split-attention ties): ‖∇²L(p)‖₂ ≤ L_p for
+the logistic, exponential and correlation losses; (6) between GD iterates; (25) at the probe points and along
+GD with η = 1/L_p; (26) over the run. Keys not of the form XW use ‖K_i‖ for ‖W‖‖X_i‖.
+"""
+
+CLAIM = register(Claim(id="mmts.lemma6", paper="mmts", number="Lemma 6", kind="inequality",
+                       title="Smoothness of L(p) and the descent lemma", statement=STATEMENT, check=evaluate,
+                       default_datasets=default_datasets, aliases=("smoothness", "descent-lemma")))

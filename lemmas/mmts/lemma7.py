@@ -91,30 +91,19 @@ def evaluate(data, prec: Precision, alpha=None, mu=None, radii=None, pis=PIS, R=
     return out
 
 
-def check(data, prec: Precision) -> Outcome:
-    return evaluate(data, prec)
-
-
 def default_datasets(seed: int = 0):
     return [D.mmts_fig1b(), random_dataset_with_lmm(n=2, T=3, d=2, seed=seed),
             random_dataset_with_lmm(n=3, T=3, d=2, seed=seed), random_dataset_with_lmm(n=2, T=3, d=3, seed=seed)]
 
 
-CLAIM = register(Claim(
-    id="mmts.lemma7",
-    paper="mmts",
-    number="Lemma 7",
-    title="Local gradient condition in the cone around an LMM direction",
-    kind="existential",
-    statement=(
-        "α locally optimal, p^mm = p^mm(α), C_{μ,R}(p^mm) = {corr(p,p^mm) ≥ 1−μ, ‖p‖ ≥ R}. There is μ = μ(α) > 0 such "
-        "that for all large R: (L1) −⟨∇L(p),p^mm⟩ > 0 on C_{μ,R}; (L2, (31a)–(31c)) C·mean ≥ −⟨∇L(p),q⟩ ≥ c·mean > 0 "
-        "(mean = (1/n)Σ(1−s_iα(p)), q ∈ cone_μ, ‖q‖ = ‖p^mm‖), the same for ‖∇L(p)‖, ‖∇L(p)‖ ≤ C'(T−1)e^{−m_μ‖p‖}; "
-        "(L3) for every π > 0 there is R_π with ⟨−∇L(p), p̄⟩ ≤ (1+π)⟨−∇L(p), p̄^mm⟩ on C_{μ,R_π}. μ = μ₀/2 (derived)."
-    ),
-    check=check,
-    default_datasets=default_datasets,
-    aliases=("local-gradient-condition", "no-stationary-in-cone"),
-    default_precision=50,
-    module=__name__,
-))
+STATEMENT = """\
+α locally optimal, p^mm = p^mm(α), C_{μ,R}(p^mm) = {corr(p,p^mm) ≥ 1−μ, ‖p‖ ≥ R}. There is μ = μ(α) > 0 such
+that for all large R: (L1) −⟨∇L(p),p^mm⟩ > 0 on C_{μ,R}; (L2, (31a)–(31c)) C·mean ≥ −⟨∇L(p),q⟩ ≥ c·mean > 0
+(mean = (1/n)Σ(1−s_iα(p)), q ∈ cone_μ, ‖q‖ = ‖p^mm‖), the same for ‖∇L(p)‖, ‖∇L(p)‖ ≤ C'(T−1)e^{−m_μ‖p‖}; (L3)
+for every π > 0 there is R_π with ⟨−∇L(p), p̄⟩ ≤ (1+π)⟨−∇L(p), p̄^mm⟩ on C_{μ,R_π}. μ = μ₀/2 (derived).
+"""
+
+CLAIM = register(Claim(id="mmts.lemma7", paper="mmts", number="Lemma 7", kind="existential",
+                       title="Local gradient condition in the cone around an LMM direction", statement=STATEMENT,
+                       check=evaluate, default_datasets=default_datasets,
+                       aliases=("local-gradient-condition", "no-stationary-in-cone"), default_precision=50))

@@ -121,22 +121,17 @@ def default_datasets(seed: int = 0):
     return [D.mmts_fig1a(), feasible_assumption_b_dataset(n=1, T=4, d=3, seed=seed), D.mmts_fig8_substitute()]
 
 
-CLAIM = register(Claim(
-    id="mmts.thm2",
-    paper="mmts",
-    number="Theorem 2",
-    title="Global convergence of GD under Assumption B: norm diverges; for n = 1 direction → p^mm",
-    kind="asymptotic",
-    statement=(
-        "Under Assumption A, Assumption B, η ≤ 1/L_p and ATT-SVM(opt) feasible, GD from any p(0) has "
-        "lim ‖p(t)‖ = ∞, and if n = 1, lim p(t)/‖p(t)‖ = p^mm/‖p^mm‖ (Sec. 2.1, App. B.3). "
-        "(Part (i), no finite stationary points, is `mmts.thm2.stationary`.)\n\n"
-        "Evidence over the range computed: GD with η = 1/L_p (certified per-step growth of ⟨p, p^mm⟩; ‖p(t)‖ "
-        "diverging against ln t) and, for n = 1, the gradient flow to ‖p‖ = 10⁴ (1 − corr decaying at the derived "
-        "rate 2 against ‖p‖)."
-    ),
-    check=check,
-    default_datasets=default_datasets,
-    aliases=("global-gd-convergence", "norm-diverges"),
-    module=__name__,
-))
+STATEMENT = """\
+Under Assumption A, Assumption B, η ≤ 1/L_p and ATT-SVM(opt) feasible, GD from any p(0) has lim ‖p(t)‖ = ∞,
+and if n = 1, lim p(t)/‖p(t)‖ = p^mm/‖p^mm‖ (Sec. 2.1, App. B.3). (Part (i), no finite stationary points, is
+`mmts.thm2.stationary`.)
+
+Evidence over the range computed: GD with η = 1/L_p (certified per-step growth of ⟨p, p^mm⟩; ‖p(t)‖ diverging
+against ln t) and, for n = 1, the gradient flow to ‖p‖ = 10⁴ (1 − corr decaying at the derived rate 2 against
+‖p‖).
+"""
+
+CLAIM = register(Claim(id="mmts.thm2", paper="mmts", number="Theorem 2", kind="asymptotic",
+                       title="Global convergence of GD under Assumption B: norm diverges; for n = 1 direction → p^mm",
+                       statement=STATEMENT, check=check, default_datasets=default_datasets,
+                       aliases=("global-gd-convergence", "norm-diverges")))

@@ -33,12 +33,7 @@ from __future__ import annotations
 from verify.claims import Claim, Outcome, register
 from verify.data import mmts as D
 from verify.data.dataset import Dataset
-from verify.geometry.stationarity import (
-    assumption_b,
-    exact_gradient_at_zero,
-    feasible_assumption_b_dataset,
-    gmm,
-)
+from verify.geometry.stationarity import assumption_b, exact_gradient_at_zero, feasible_assumption_b_dataset, gmm
 from verify.kit.assumptions import assumption_a
 from verify.kit.stationarity import descent_hypotheses, stationary_evidence, step_size_p
 from verify.numbers.precision import Precision
@@ -75,29 +70,19 @@ def evaluate(data: Dataset, prec: Precision, require_feasible: bool = True, step
     return out
 
 
-def check(data, prec: Precision) -> Outcome:
-    return evaluate(data, prec)
-
-
 def default_datasets(seed: int = 0):
     return [D.mmts_fig1a(), D.mmts_fig8_substitute(), feasible_assumption_b_dataset(n=2, T=4, d=4, seed=seed)]
 
 
-CLAIM = register(Claim(
-    id="mmts.thm2.stationary",
-    paper="mmts",
-    number="Theorem 2 (i)–(ii)",
-    title="No finite stationary points; GD diverges in norm (Assumption B)",
-    kind="asymptotic",
-    statement=(
-        "Under Assumption A, Assumption B and ATT-SVM(opt) feasible: (i) ∇L(p) ≠ 0 for every p ∈ ℝ^d "
-        "(Lemma 4: ⟨∇L(p), p^mm⟩ < 0); (ii) GD with η ≤ 1/L_p from any p(0) has ‖p(t)‖ → ∞ (App. B.3).\n\n"
-        "(i) certified: the sign of ⟨∇L(p), p^mm⟩ at every adversarial probe point, lower bounds of ‖∇L‖ on the "
-        "balls ‖p‖ ≤ R (R ≤ 1000). (ii) evidence over the GD steps run (η = 1/L_p): the projection on p^mm "
-        "increases at every step (certified), ‖p(t)‖ diverges against ln t (declared rule)."
-    ),
-    check=check,
-    default_datasets=default_datasets,
-    aliases=("no-finite-stationary-points",),
-    module=__name__,
-))
+STATEMENT = """\
+Under Assumption A, Assumption B and ATT-SVM(opt) feasible: (i) ∇L(p) ≠ 0 for every p ∈ ℝ^d (Lemma 4: ⟨∇L(p),
+p^mm⟩ < 0); (ii) GD with η ≤ 1/L_p from any p(0) has ‖p(t)‖ → ∞ (App. B.3).
+
+(i) certified: the sign of ⟨∇L(p), p^mm⟩ at every adversarial probe point, lower bounds of ‖∇L‖ on the balls
+‖p‖ ≤ R (R ≤ 1000). (ii) evidence over the GD steps run (η = 1/L_p): the projection on p^mm increases at every
+step (certified), ‖p(t)‖ diverges against ln t (declared rule).
+"""
+
+CLAIM = register(Claim(id="mmts.thm2.stationary", paper="mmts", number="Theorem 2 (i)–(ii)", kind="asymptotic",
+                       title="No finite stationary points; GD diverges in norm (Assumption B)", statement=STATEMENT,
+                       check=evaluate, default_datasets=default_datasets, aliases=("no-finite-stationary-points",)))

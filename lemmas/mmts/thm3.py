@@ -41,15 +41,7 @@ from verify.claims import Claim, Evidence, Outcome, register, rules
 from verify.data import mmts as D
 from verify.geometry.cone_data import benign_random_lmm
 from verify.kit.cone_scan import ConeScan
-from verify.kit.cones import (
-    ConeChecks,
-    as_informative,
-    exact_point,
-    flow_in_cone,
-    gd_in_cone,
-    ruled,
-    times_sigma,
-)
+from verify.kit.cones import ConeChecks, as_informative, exact_point, flow_in_cone, gd_in_cone, ruled, times_sigma
 from verify.kit.invariance import (
     MAX_STEPS,
     Setup,
@@ -140,32 +132,19 @@ def evaluate(data, prec: Precision, alpha=None, mu=None, R=None, starts=None, gd
     return out
 
 
-def check(data, prec: Precision) -> Outcome:
-    return evaluate(data, prec)
-
-
 def default_datasets(seed: int = 0):
     return [D.mmts_fig1b(), benign_random_lmm(seed)]
 
 
-CLAIM = register(Claim(
-    id="mmts.thm3",
-    paper="mmts",
-    number="Theorem 3",
-    title="Local convergence of GD to a locally-optimal max-margin direction",
-    kind="asymptotic",
-    statement=(
-        "Assumption A; α locally optimal; p^mm = p^mm(α); μ = μ(α) of Lemma 7 (here μ₀/2, derived); R large "
-        "enough; η ≤ 1/L_p; p(0) ∈ C_{μ,R}(p^mm). Then C_{μ,R}(p^mm) has no stationary point, "
-        "lim ‖p(t)‖ = ∞ and lim p(t)/‖p(t)‖ = p^mm/‖p^mm‖ ((53)–(58)). Checked with GD (η = 1/L_p rounded down) at "
-        "moderate norms and along the gradient flow (Radau IIA at the working precision) to ‖p‖ = 10⁴·‖p^mm‖: cone "
-        "membership at every step and inside it, norm divergence, the selected tokens, and 1 − corr decaying "
-        "against ‖p‖ at the derived rate a = 2."
-    ),
-    check=check,
-    default_datasets=default_datasets,
-    aliases=("local-gd-convergence",),
-    default_precision=40,
-    strategy=small_integer_datasets,
-    module=__name__,
-))
+STATEMENT = """\
+Assumption A; α locally optimal; p^mm = p^mm(α); μ = μ(α) of Lemma 7 (here μ₀/2, derived); R large enough; η ≤
+1/L_p; p(0) ∈ C_{μ,R}(p^mm). Then C_{μ,R}(p^mm) has no stationary point, lim ‖p(t)‖ = ∞ and lim p(t)/‖p(t)‖ =
+p^mm/‖p^mm‖ ((53)–(58)). Checked with GD (η = 1/L_p rounded down) at moderate norms and along the gradient
+flow (Radau IIA at the working precision) to ‖p‖ = 10⁴·‖p^mm‖: cone membership at every step and inside it,
+norm divergence, the selected tokens, and 1 − corr decaying against ‖p‖ at the derived rate a = 2.
+"""
+
+CLAIM = register(Claim(id="mmts.thm3", paper="mmts", number="Theorem 3", kind="asymptotic",
+                       title="Local convergence of GD to a locally-optimal max-margin direction", statement=STATEMENT,
+                       check=evaluate, default_datasets=default_datasets, aliases=("local-gd-convergence",),
+                       default_precision=40, strategy=small_integer_datasets))

@@ -34,10 +34,7 @@ from __future__ import annotations
 
 from verify.claims import Claim, Outcome, register
 from verify.data.dataset import Dataset
-from verify.geometry.stationarity import (
-    exact_gradient_at_zero,
-    feasible_assumption_b_dataset,
-)
+from verify.geometry.stationarity import exact_gradient_at_zero, feasible_assumption_b_dataset
 from verify.kit.stationarity import stationary_evidence, step_size_W, tfsvm_hypotheses
 from verify.numbers.precision import Precision
 
@@ -66,10 +63,6 @@ def evaluate(data: Dataset, prec: Precision, require_feasible: bool = True, step
     return out
 
 
-def check(data, prec: Precision) -> Outcome:
-    return evaluate(data, prec)
-
-
 def d_t2() -> Dataset:
     """D-T2: n = 2, T = 2, d = 2; B.1 and B.2 both hold; W^mm = [[0.5,−1.5],[0.5,−1.5]]."""
     return Dataset.make(X=[[[1, 1], [0, 0]], [[2, 2], [0, 0]]], Y=[1, -1], v=[0, 1],
@@ -90,22 +83,17 @@ def default_datasets(seed: int = 0):
     return [d_t2(), b1_only(), feasible_assumption_b_dataset(n=2, T=3, d=3, seed=seed, param="W")]
 
 
-CLAIM = register(Claim(
-    id="tfsvm.thm3.stationary",
-    paper="tfsvm",
-    number="Theorem 3",
-    title="No stationary points of L(W); W-GD diverges in norm (Assumption B.1 or B.2)",
-    kind="asymptotic",
-    statement=(
-        "Under Assumption A and Assumption B (B.1: all non-optimal tokens are support vectors of W^mm, or "
-        "B.2: equal non-optimal scores), with W^mm existing: (1) no W has ∇L(W) = 0; (2) W-GD with "
-        "η ≤ O(1/L_W) from any W(0) has ‖∇L(W(k))‖_F → 0 and ‖W(k)‖_F → ∞ (v1 §4.1, App. B.1).\n\n"
-        "(1) certified: the sign of ⟨∇L(W), W^mm⟩ at every adversarial probe point, lower bounds of ‖∇L‖_F on "
-        "the balls ‖W‖_F ≤ R. (2) evidence over the W-GD steps run (η = 1/L_W): the projection on W^mm increases "
-        "at every step (certified), ‖W(k)‖_F diverges against ln k (declared rule)."
-    ),
-    check=check,
-    default_datasets=default_datasets,
-    aliases=("no-stationary-points-W",),
-    module=__name__,
-))
+STATEMENT = """\
+Under Assumption A and Assumption B (B.1: all non-optimal tokens are support vectors of W^mm, or B.2: equal
+non-optimal scores), with W^mm existing: (1) no W has ∇L(W) = 0; (2) W-GD with η ≤ O(1/L_W) from any W(0) has
+‖∇L(W(k))‖_F → 0 and ‖W(k)‖_F → ∞ (v1 §4.1, App. B.1).
+
+(1) certified: the sign of ⟨∇L(W), W^mm⟩ at every adversarial probe point, lower bounds of ‖∇L‖_F on the balls
+‖W‖_F ≤ R. (2) evidence over the W-GD steps run (η = 1/L_W): the projection on W^mm increases at every step
+(certified), ‖W(k)‖_F diverges against ln k (declared rule).
+"""
+
+CLAIM = register(Claim(id="tfsvm.thm3.stationary", paper="tfsvm", number="Theorem 3", kind="asymptotic",
+                       title="No stationary points of L(W); W-GD diverges in norm (Assumption B.1 or B.2)",
+                       statement=STATEMENT, check=evaluate, default_datasets=default_datasets,
+                       aliases=("no-stationary-points-W",)))

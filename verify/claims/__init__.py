@@ -6,32 +6,10 @@ two precisions into a Verdict.
 """
 from verify.claims import rules
 from verify.claims.registry import REGISTRY, Claim, register
-from verify.claims.runner import (
-    EXIT_CODES,
-    Verdict,
-    check,
-    coerce_dataset,
-    run_claim,
-    worst,
-)
-from verify.claims.verdict import (
-    CERTIFIED,
-    EVIDENCE,
-    HOLDS,
-    INCONCLUSIVE,
-    NOT_APPLICABLE,
-    VIOLATED,
-    Coverage,
-    Decision,
-    Evidence,
-    Hypothesis,
-    Outcome,
-    Tally,
-)
+from verify.claims.runner import EXIT_CODES, Verdict, check, coerce_dataset, run_claim, worst
+from verify.claims.verdict import *  # noqa: F403 (the vocabulary of a check: verdict.__all__)
+from verify.claims.verdict import __all__ as _verdict_names
 from verify.report.figures import Figure, Series
 
-__all__ = [
-    "CERTIFIED", "EVIDENCE", "EXIT_CODES", "HOLDS", "INCONCLUSIVE", "NOT_APPLICABLE", "REGISTRY", "VIOLATED", "Claim",
-    "Coverage", "Decision", "Evidence", "Figure", "Hypothesis", "Outcome", "Series", "Tally", "Verdict", "check",
-    "coerce_dataset", "register", "rules", "run_claim", "worst",
-]
+__all__ = ["EXIT_CODES", "REGISTRY", "Claim", "Figure", "Series", "Verdict", "check", "coerce_dataset", "register",
+           "rules", "run_claim", "worst", *_verdict_names]

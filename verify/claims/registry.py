@@ -25,12 +25,12 @@ class Claim:
     title: str
     kind: str
     statement: str
-    check: Callable  # (Dataset, Precision) -> Outcome
-    default_datasets: Callable  # (seed=0) -> [Dataset]
+    check: Callable  # (Dataset, Precision) -> Outcome; further parameters must have defaults
+    default_datasets: Callable | tuple  # (seed=0) -> [Dataset], or a tuple of dataset factories (no seed)
     aliases: tuple = ()
     recompute: bool = True  # recompute at a higher precision to count stable digits
     default_precision: int = 50
-    module: str = ""
+    module: str = ""  # default: the check's module
     strategy: Callable | None = None  # hypothesis strategy factory for ``hunt`` (default: verify.search.hunt.datasets)
 
     def __post_init__(self):
@@ -38,6 +38,10 @@ class Claim:
             raise ValueError(f"{self.id}: unknown kind {self.kind!r}")
         if self.paper not in PAPERS:
             raise ValueError(f"{self.id}: unknown paper {self.paper!r}")
+        self.module = self.module or self.check.__module__
+        if not callable(self.default_datasets):
+            factories = tuple(self.default_datasets)
+            self.default_datasets = lambda seed=0: [make() for make in factories]
 
     def summary(self) -> dict:
         return {"id": self.id, "paper": self.paper, "number": self.number, "title": self.title, "kind": self.kind,

@@ -26,12 +26,7 @@ from verify.claims.verdict import (
 )
 from verify.data.dataset import Dataset
 from verify.errors import DataError
-from verify.numbers.precision import (
-    Precision,
-    agreement_digits,
-    certified_digits,
-    working_precision,
-)
+from verify.numbers.precision import Precision, agreement_digits, certified_digits, working_precision
 from verify.report.markdown import verdict_label
 
 EXIT_CODES = {HOLDS: 0, VIOLATED: 1, INCONCLUSIVE: 3, NOT_APPLICABLE: 4}

@@ -43,6 +43,8 @@ from verify.numbers.precision import to_arb, to_decimal_string
 HOLDS, VIOLATED, INCONCLUSIVE, NOT_APPLICABLE = "HOLDS", "VIOLATED", "INCONCLUSIVE", "NOT_APPLICABLE"
 CERTIFIED, EVIDENCE = "certified", "evidence"
 RELATIONS = ("<", "<=", ">", ">=", "==", "~")
+__all__ = ["HOLDS", "VIOLATED", "INCONCLUSIVE", "NOT_APPLICABLE", "CERTIFIED", "EVIDENCE", "Coverage", "Decided",
+           "Decision", "Evidence", "Hypothesis", "Outcome", "Tally", "compare"]
 
 
 @dataclass
@@ -347,6 +349,10 @@ class Outcome:
 
     def add(self, *items) -> None:
         self.evidence.extend(items)
+
+    def show(self, *figures) -> None:
+        """Add the figures that exist (a figure helper returns None when nothing is plottable)."""
+        self.figures.extend(f for f in figures if f is not None)
 
     def applicable(self) -> bool:
         """True when every hypothesis so far is met (a check stops when it is False)."""

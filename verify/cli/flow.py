@@ -22,12 +22,7 @@ from fractions import Fraction
 
 from verify.cli.common import Parser
 from verify.errors import DataError, SigintLatch, UsageError, VerifyError, interrupted
-from verify.numbers.precision import (
-    DEFAULT_DPS,
-    parse_precision,
-    to_decimal_string,
-    working_precision,
-)
+from verify.numbers.precision import DEFAULT_DPS, parse_precision, to_decimal_string, working_precision
 
 PARAMS = ("p", "W", "KQ", "diag", "beta")
 

@@ -24,11 +24,7 @@ from fractions import Fraction
 import mpmath
 from flint import arb, arb_mat
 
-from verify.dynamics.parameterization import (
-    Parameterization,
-    arb_to_mpf,
-    make_parameterization,
-)
+from verify.dynamics.parameterization import Parameterization, arb_to_mpf, make_parameterization
 from verify.dynamics.svmref import svm_direction
 from verify.errors import UsageError
 from verify.models.attention import dot, norm2, one_minus_corr

@@ -7,13 +7,7 @@ from __future__ import annotations
 import math
 from fractions import Fraction
 
-from verify.geometry.cones import (
-    choose_alpha,
-    first_order_witness,
-    locally_optimal_geometries,
-    mu0,
-    radius_scale,
-)
+from verify.geometry.cones import choose_alpha, first_order_witness, locally_optimal_geometries, mu0, radius_scale
 from verify.models.attention import LinearLogitModel, features
 from verify.numbers.precision import working_precision
 

@@ -36,12 +36,7 @@ from verify.data.dataset import Dataset
 from verify.models.attention import features
 from verify.models.losses import Loss, get_loss
 from verify.numbers.exact import fmpq_matrix
-from verify.numbers.linalg import (
-    frobenius_upper,
-    spectral_norm,
-    sym_spectral_norm,
-    vector_norm_upper,
-)
+from verify.numbers.linalg import frobenius_upper, spectral_norm, sym_spectral_norm, vector_norm_upper
 from verify.numbers.precision import to_arb
 
 # ----- rigorous norms ----------------------------------------------------------------------------

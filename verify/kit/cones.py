@@ -21,13 +21,7 @@ from flint import arb
 
 from verify.claims import Evidence, Hypothesis, Tally
 from verify.dynamics import flow_through_norms
-from verify.geometry.cones import (
-    LMMGeometry,
-    choose_alpha,
-    leading_term,
-    lmm_geometry,
-    unit,
-)
+from verify.geometry.cones import LMMGeometry, choose_alpha, leading_term, lmm_geometry, unit
 from verify.kit.assumptions import assumption_a, step_size
 from verify.models.attention import dot, norm2, one_minus_corr
 from verify.models.losses import get_loss

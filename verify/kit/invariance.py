@@ -23,16 +23,7 @@ from fractions import Fraction
 
 from flint import arb
 
-from verify.claims import (
-    Decision,
-    Evidence,
-    Figure,
-    Hypothesis,
-    Outcome,
-    Series,
-    Tally,
-    rules,
-)
+from verify.claims import Decision, Evidence, Figure, Hypothesis, Outcome, Series, Tally, rules
 from verify.claims.verdict import compare
 from verify.errors import reraise_interrupt
 from verify.geometry.cone_data import INVARIANCE_LADDER

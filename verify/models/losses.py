@@ -5,7 +5,9 @@ M₀-Lipschitz and |ℓ'| ≤ M₁ there (mmts §3).
 """
 from __future__ import annotations
 
-from flint import arb
+from fractions import Fraction
+
+from flint import arb, fmpq
 
 from verify.errors import UsageError
 
@@ -118,7 +120,32 @@ class Correlation(Loss):
         return arb(0), arb(1)
 
 
-LOSSES = {cls.name: cls for cls in (Logistic, Exponential, Correlation)}
+class Square(Loss):
+    """ℓ(u) = (c − u)², not a loss of the papers: decreasing only for u < c — the standard example of a
+    loss that fails Assumption A on [−B, B] once B ≥ c (from Python: ``loss=Square()``)."""
+
+    name = "square"
+
+    def __init__(self, centre=1):
+        self.centre = Fraction(centre)
+
+    def _c(self) -> arb:
+        return arb(fmpq(self.centre.numerator, self.centre.denominator))
+
+    def value(self, u):
+        return (self._c() - u) ** 2
+
+    def d1(self, u):
+        return -2 * (self._c() - u)
+
+    def d2(self, u):
+        return arb(2)
+
+    def constants(self, B):
+        return arb(2), 2 * (abs(self._c()) + B) + 1  # |ℓ'| ≤ 2(|c| + B), with a margin (attained at −B)
+
+
+LOSSES = {cls.name: cls for cls in (Logistic, Exponential, Correlation)}  # the papers' losses
 
 
 def get_loss(name: str | Loss) -> Loss:

@@ -11,13 +11,7 @@ in ``geometry``.
 from verify.svm.certificate import Certificate, verify_certificate
 from verify.svm.distance import distance_to_solution_set
 from verify.svm.farkas import FarkasCertificate, find_farkas, verify_farkas
-from verify.svm.problems import (
-    KINDS,
-    Problem,
-    build_problem,
-    problem_from_rows,
-    select_tokens,
-)
+from verify.svm.problems import KINDS, Problem, build_problem, problem_from_rows, select_tokens
 from verify.svm.result import SVMResult
 from verify.svm.solve import solve_svm
 
