@@ -265,3 +265,10 @@ def test_a_check_cannot_set_its_verdict_by_hand():
         Outcome().verdict = "HOLDS"
     with pytest.raises(TypeError):
         Evidence("q", Fraction(1), "<", 2, holds=True)
+
+
+def test_combining_datasets_leaves_the_checks_objects_alone():
+    shared = Evidence("shared item", Fraction(1), "<", 2)
+    claim = _claim(lambda d, p: Outcome(evidence=[shared]))
+    run_claim(claim, [DATA.with_name("a"), DATA.with_name("b")], dps=20)
+    assert shared.quantity == "shared item"

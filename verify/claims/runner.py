@@ -8,6 +8,7 @@ both certified by its ball and unchanged by the recomputation. Datasets combine 
 """
 from __future__ import annotations
 
+import copy
 import time
 from dataclasses import dataclass, field
 
@@ -220,11 +221,13 @@ def combine(claim: Claim, runs: list, dps: int) -> Verdict:
     for run in runs:
         prefix = f"{run.verdict.name}: " if multi else ""
         hyps += [Hypothesis(prefix + h.name, h.met, h.detail) for h in run.hypotheses]
-        for e in run.evidence:
+        for e in run.evidence:  # copies: the check's own objects are left as they were
+            e = copy.copy(e)
             e.quantity = prefix + e.quantity
             evid.append(e)
         notes += [prefix + n for n in run.notes]
         for f in run.figures:
+            f = copy.copy(f)
             f.name = (f"{run.verdict.name}-" if multi else "") + f.name
             figs.append(f)
     per = [run.verdict for run in runs]

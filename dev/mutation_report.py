@@ -1,0 +1,149 @@
+"""Score a mutmut run of the verdict engine and the claims (opt-in; see README, "Development").
+
+    mutmut run --max-children 2          # writes mutants/ and the results
+    python dev/mutation_report.py        # score, survivors by file, the excluded mutants with a reason
+
+A mutant is *excluded* from the score, with a one-line reason, when it can only change what a report
+says in prose and never a verdict, a decision, a number or the JSON contract:
+
+* display text — a string literal that is a label, a note, a caption or a detail (it contains a space,
+  or non-ASCII text, or is longer than 12 characters), mutated ("XX…XX", case) or replaced by None in
+  a ``note=``/``detail=``/``caption=``/``title=``/``label=`` argument;
+* figures — any mutation inside the construction of a ``Figure`` or ``Series`` (plots, not verdicts);
+* equivalent — listed by hand in dev/mutation-equivalents*.md, one line each: ``- `name`: reason``.
+
+Everything else counts: killed / (killed + survived + no tests + timeout). The report also writes
+dev/mutation-excluded.md, one line per excluded mutant with its reason.
+"""
+from __future__ import annotations
+
+import ast
+import glob
+import json
+import os
+import re
+import subprocess
+import sys
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+DISPLAY_KWARGS = {"note", "detail", "caption", "title", "label", "why_not", "quantity"}
+
+
+def _functions(path):
+    """{mutant name prefix → {suffix: FunctionDef}} for one mutated module."""
+    tree = ast.parse(open(path, encoding="utf-8").read())
+    out = {}
+    for node in ast.walk(tree):
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and "__mutmut_" in node.name:
+            base, _, suffix = node.name.rpartition("__mutmut_")
+            out.setdefault(base, {})[suffix] = node
+    return out
+
+
+def _diff(a, b, parents=()):
+    """The first pair of differing subtrees (and the chain of parents above them)."""
+    if type(a) is not type(b):
+        return a, b, parents
+    if isinstance(a, ast.AST):
+        for field in a._fields:
+            if field in ("ctx",):
+                continue
+            r = _diff(getattr(a, field, None), getattr(b, field, None), parents + (a,))
+            if r:
+                return r
+        return None
+    if isinstance(a, list):
+        if len(a) != len(b):
+            return a, b, parents
+        for x, y in zip(a, b):
+            r = _diff(x, y, parents)
+            if r:
+                return r
+        return None
+    return None if a == b else (a, b, parents)
+
+
+def _is_display_string(s) -> bool:
+    return isinstance(s, str) and (" " in s or any(ord(c) > 127 for c in s) or len(s) > 12)
+
+
+def classify(orig, mutant) -> str | None:
+    """A reason when the mutant only changes display, else None."""
+    d = _diff(orig.args, mutant.args) or _diff(orig.body, mutant.body)  # not the names: they differ by design
+    if d is None:
+        return "identical to the original"
+    a, b, parents = d
+    for p in parents:
+        if isinstance(p, ast.Call):
+            name = p.func.attr if isinstance(p.func, ast.Attribute) else getattr(p.func, "id", "")
+            if name in ("Figure", "Series", "figure") or name.endswith("_figure") or name.endswith("_series"):
+                return f"figure only (inside {name}(...))"
+    if isinstance(a, ast.Constant) and isinstance(b, ast.Constant) and _is_display_string(a.value):
+        return "display text only (string literal mutated)"
+    if isinstance(a, str) and isinstance(b, str) and _is_display_string(a):
+        return "display text only (string literal mutated)"
+    kw = next((p for p in reversed(parents) if isinstance(p, ast.keyword)), None)
+    if kw is not None and kw.arg in DISPLAY_KWARGS and isinstance(b, ast.Constant) and b.value is None:
+        return f"display text only ({kw.arg}= replaced by None)"
+    if isinstance(a, ast.JoinedStr) or any(isinstance(p, ast.JoinedStr) for p in parents):
+        return "display text only (f-string)"
+    return None
+
+
+def main() -> int:
+    results = subprocess.run(["mutmut", "results", "--all", "true"], cwd=ROOT, capture_output=True, text=True).stdout
+    status = {}
+    for line in results.splitlines():
+        if ":" in line:
+            name, st = line.strip().rsplit(":", 1)
+            status[name.strip()] = st.strip()
+    manual = {}
+    for eq_path in sorted(glob.glob(os.path.join(ROOT, "dev", "mutation-equivalents*.md"))):
+        for line in open(eq_path, encoding="utf-8"):
+            m = re.match(r"- `([^`]+)`: (.+)", line.strip())
+            if m:
+                manual[m.group(1)] = m.group(2)
+    excluded, counted = {}, {}
+    for path in glob.glob(os.path.join(ROOT, "mutants", "**", "*.py"), recursive=True):
+        rel = os.path.relpath(path, os.path.join(ROOT, "mutants"))[:-3].replace(os.sep, ".")
+        if not rel.startswith(("verify", "lemmas")):
+            continue
+        for base, fns in _functions(path).items():
+            orig = fns.get("orig")
+            for suffix, fn in fns.items():
+                if suffix == "orig":
+                    continue
+                name = f"{rel}.{base}__mutmut_{suffix}"
+                st = status.get(name)
+                if st is None or st == "not checked":
+                    continue
+                reason = manual.get(name) or classify(orig, fn)
+                (excluded if reason else counted)[name] = (st, reason)
+    killed = sum(1 for st, _ in counted.values() if st == "killed")
+    total = len(counted)
+    by_file = {}
+    for name, (st, _) in counted.items():
+        if st != "killed":
+            key = name.split(".x")[0]
+            by_file[key] = by_file.get(key, 0) + 1
+    print(f"counted mutants: {total}, killed {killed} ({100 * killed / max(total, 1):.1f} %); excluded: {len(excluded)}")
+    for st in ("survived", "no tests", "timeout", "suspicious"):
+        print(f"  {st}: {sum(1 for s, _ in counted.values() if s == st)}")
+    print("not killed, by module:")
+    for key, n in sorted(by_file.items(), key=lambda kv: -kv[1]):
+        print(f"  {n:5d}  {key}")
+    with open(os.path.join(ROOT, "dev", "mutation-excluded.md"), "w", encoding="utf-8") as fh:
+        fh.write("# Mutants excluded from the score (generated by dev/mutation_report.py)\n\n")
+        for name, (st, reason) in sorted(excluded.items()):
+            fh.write(f"- `{name}` ({st}): {reason}\n")
+    if "--survivors" in sys.argv:
+        for name, (st, _) in sorted(counted.items()):
+            if st != "killed":
+                print(name, st)
+    if "--json" in sys.argv:
+        print(json.dumps({"counted": total, "killed": killed, "excluded": len(excluded)}))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
