@@ -40,8 +40,10 @@ def test_parallel_run_equals_the_serial_one(tmp_path):
     assert [v["claim"] for v in one] == [v["claim"] for v in two]  # the registry's order
     assert _comparable(one) == _comparable(two)
     index = json.loads((tmp_path / "rep" / "index.json").read_text())
-    assert [v["claim"] for v in index] == [v["claim"] for v in one]
-    assert all((tmp_path / "rep" / f"{v['claim']}.md").exists() for v in index)
+    assert index["complete"] is True and index["interrupted"] is None and index["not_run"] == []
+    assert [v["claim"] for v in index["verdicts"]] == [v["claim"] for v in one]
+    assert all((tmp_path / "rep" / f"{v['claim']}.md").exists() for v in index["verdicts"])
+    assert "PARTIAL" not in (tmp_path / "rep" / "index.md").read_text()
 
 
 @pytest.mark.parametrize("jobs", ["0", "-1", "two"])

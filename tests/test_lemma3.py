@@ -66,14 +66,18 @@ def test_identity_with_logits_of_size_a_million():
 
 
 def test_every_probe_point_is_counted():
-    """Every (direction, scale, q, sequence) is a Tally point of both deciding items, none hidden."""
-    from verify.geometry.probes import SCALES, directions
+    """Every (sequence, direction, scale, q) is a Tally point of both deciding items, none hidden; a
+    sequence is probed along 4 seeded directions and ± each of its own nonzero key differences k_t − k_0."""
+    from verify.geometry.probes import SCALES
     from verify.models.attention import features
 
-    data = lemma3.CLAIM.default_datasets()[1]
+    data = lemma3.CLAIM.default_datasets()[2]  # random, n = 3, T = 5: no zero key difference
     with working_precision(30) as prec:
         out = lemma3.evaluate(data, prec)
-    expected = len(directions(features(data, "p"), count=4, seed=0)) * len(SCALES) * 3 * data.n
+    keys = features(data, "p")
+    per_sequence = [4 + 2 * sum(1 for t in range(1, data.T) if keys[i][t] != keys[i][0]) for i in range(data.n)]
+    assert per_sequence == [4 + 2 * (data.T - 1)] * data.n
+    expected = sum(per_sequence) * len(SCALES) * 3
     ratio, overlap = out.evidence[0], out.evidence[1]
     assert ratio.coverage.points == overlap.coverage.points == expected
     assert ratio.coverage.holds == expected and overlap.coverage.holds == expected

@@ -172,7 +172,8 @@ def test_symbolic_gradient_matches_numerical_differentiation():
     theta = [Fraction(1, 3), Fraction(-2, 5)]
     with mpmath.workdps(60):
         val, grad, hess = S.symbolic_loss_grad(feats, gam, theta, "logistic", "p", shape=(3, 2), hessian=True)
-        f = lambda a, b: S.symbolic_loss(feats, gam, [a, b], "logistic", "p")
+        def f(a, b):
+            return S.symbolic_loss(feats, gam, [a, b], "logistic", "p")
         th = [S.to_mpf(x) for x in theta]
         for j, order in enumerate(((1, 0), (0, 1))):
             assert abs(mpmath.diff(f, th, order) - grad[j]) < mpmath.mpf(10) ** -40

@@ -12,6 +12,7 @@ import copy
 import time
 from dataclasses import dataclass, field
 
+from verify.claims.progress import phase
 from verify.claims.registry import REGISTRY, Claim
 from verify.claims.verdict import (
     CERTIFIED,
@@ -197,10 +198,12 @@ def run_dataset(claim: Claim, data: Dataset, dps: int) -> DatasetRun:
     """``claim`` on one dataset at ``dps`` digits and again higher (stable digits, verdict recheck)."""
     start = time.perf_counter()
     higher = Precision(dps).higher().dps
-    low = _run_once(claim, data, dps)
+    with phase(f"{data.name} at {dps} digits"):
+        low = _run_once(claim, data, dps)
     high = None
     if claim.recompute and low.decided.verdict != NOT_APPLICABLE:
-        high = _run_once(claim, data, higher)
+        with phase(f"{data.name}, recheck at {higher} digits"):
+            high = _run_once(claim, data, higher)
     stable = _stabilise(low, high, dps)
     d = low.decided
     dv = DatasetVerdict(data.name, d.verdict, d.certainty, low.range if d.certainty == EVIDENCE else None,

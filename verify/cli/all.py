@@ -4,8 +4,9 @@ With ``--jobs N`` (default: every core) the (claim, dataset) runs go to N worker
 (``multiprocessing.Pool``); each returns its result formatted for the report (``DatasetRun.freeze``),
 and the parent combines them per claim exactly as a serial run does. Claims are printed, and the
 index written, in the registry's order, so the output is the serial one whatever order the workers
-finish in; a claim's report is written as soon as its last dataset is done. Ctrl-C (or a worker
-failing) terminates the workers; the reports already written stay, and the index lists them.
+finish in; a claim's report is written as soon as its last dataset is done, and the index after
+it (marked partial until the last claim). Ctrl-C or SIGTERM (or a worker failing) terminates the
+workers; the reports already written stay, and the index lists them, marked as interrupted.
 """
 from __future__ import annotations
 
@@ -14,8 +15,9 @@ import os
 import queue
 import sys
 
-from verify.cli.common import claim_parser, precision_for, progress, summary_line
-from verify.errors import SigintLatch, UsageError, interrupted
+from verify.cli.common import claim_parser, path_flag, precision_for, progress, seed_flag, summary_line
+from verify.data.inputs import parse_flag_int
+from verify.errors import SignalLatch, Terminated, find_interrupt, interrupt_exit_code, interrupt_name, signals_deferred
 
 
 def default_jobs() -> int:
@@ -26,30 +28,32 @@ def default_jobs() -> int:
 
 
 def _jobs(value) -> int:
+    """--jobs: 1..4 × the cores (more workers than that only share the same cores, each with its memory)."""
     if value is None:
         return default_jobs()
-    try:
-        n = int(value)
-    except ValueError:
-        raise UsageError(f"--jobs must be a positive integer, got {value!r}")
-    if n < 1:
-        raise UsageError(f"--jobs must be a positive integer, got {value!r}")
-    return n
+    return parse_flag_int(value, "--jobs", 1, 4 * default_jobs())
 
 
 def main(argv) -> int:
     from verify.claims import REGISTRY, worst
-    from verify.report.markdown import write_claim_report, write_index
+    from verify.report.markdown import prepare_report_folder, write_claim_report, write_index
 
     p = claim_parser("verify all", with_data=False)
     p.add_argument("--jobs", default=None, help="worker processes (default: every core; 1 runs in this process)")
     a = p.parse_args(argv)
     jobs = _jobs(a.jobs)
+    a.seed = seed_flag(a.seed)
+    a.report = path_flag(a.report, "--report")
     if a.precision is not None:
         from verify.numbers.precision import parse_precision
 
         parse_precision(a.precision)
     claims = REGISTRY.all(a.paper)
+    planned = [c.id for c in claims]
+    if a.report:  # before the work: a destination that fails fails now; and an index from the start,
+        prepare_report_folder(a.report)  # marked partial until the last claim (even a killed run leaves one)
+        with signals_deferred():
+            write_index([], a.report, planned=planned)
     out = sys.stderr if a.json else sys.stdout
     verdicts = {}  # claim id -> Verdict, filled in any order
     shown = 0
@@ -61,7 +65,7 @@ def main(argv) -> int:
             write_claim_report(v, a.report, f"python -m verify {v.claim.id} --precision {v.precision}")
         verdicts[v.claim.id] = v
         if a.report:
-            write_index([verdicts[c.id] for c in claims if c.id in verdicts], a.report)
+            write_index([verdicts[c.id] for c in claims if c.id in verdicts], a.report, planned=planned)
         while shown < len(claims) and claims[shown].id in verdicts:
             if not a.json:
                 bar.write(summary_line(verdicts[claims[shown].id]), file=out)
@@ -69,24 +73,28 @@ def main(argv) -> int:
         bar.update(1)
 
     try:
-        with progress(len(claims), "claims", a.json) as bar, SigintLatch() as latch:
+        with progress(len(claims), "claims", a.json) as bar, SignalLatch() as latch:
             if jobs == 1 or len(claims) <= 1:
                 _serial(claims, a, finished, latch)
             else:
                 _parallel(claims, a, jobs, finished, latch)
             latch.check()
     except BaseException as exc:
-        if not interrupted(exc):
+        found = find_interrupt(exc)
+        if found is None:
             raise
         done = [verdicts[c.id] for c in claims if c.id in verdicts]
         if a.report:
-            write_index(done, a.report, interrupted=True)
-        print(f"verify: interrupted after {len(done)} of {len(claims)} claims; reports written so far are intact",
+            with signals_deferred(reraise=False):  # a second signal must not leave the index half-marked
+                write_index(done, a.report, interrupted="SIGTERM" if isinstance(found, Terminated) else "SIGINT",
+                            planned=planned)
+        print(f"verify: {interrupt_name(exc)} after {len(done)} of {len(claims)} claims; reports written so far "
+              "are intact" + (f" and {a.report}/index.md lists them as a partial run" if a.report else ""),
               file=sys.stderr)
-        return 130
+        return interrupt_exit_code(exc)
     ordered = [verdicts[c.id] for c in claims]
     if a.report:
-        write_index(ordered, a.report)
+        write_index(ordered, a.report, planned=planned)
         if not a.json:
             print(f"report: {a.report}/index.md", file=sys.stderr)
     if a.json:
@@ -132,8 +140,10 @@ def _parallel(claims, a, jobs, finished, latch) -> None:
     ctx = multiprocessing.get_context("forkserver" if "forkserver" in multiprocessing.get_all_start_methods()
                                       else "spawn")
     results = queue.Queue()
-    pool = ctx.Pool(processes=jobs, initializer=_worker_init)
+    pool = None
     try:
+        with signals_deferred():  # a pool interrupted half-built leaks its locks (a warning on stderr at exit)
+            pool = ctx.Pool(processes=jobs, initializer=_worker_init)
         runs, pending = {}, {}
         for claim in claims:  # datasets are built here, while the workers already run earlier claims
             latch.check()
@@ -164,4 +174,11 @@ def _parallel(claims, a, jobs, finished, latch) -> None:
         pool.close()
         pool.join()
     finally:
-        pool.terminate()
+        with signals_deferred(reraise=False):  # the pool's locks are released before the process exits
+            if pool is not None:
+                pool.terminate()
+                pool.join()
+            pool = None
+            import gc
+
+            gc.collect()  # else the resource tracker warns on stderr about "leaked semaphores" at exit

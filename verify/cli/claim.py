@@ -4,25 +4,31 @@ from __future__ import annotations
 import json
 import sys
 
-from verify.cli.common import claim_parser, precision_for, progress, summary_line
+from verify.cli.common import claim_parser, clip, path_flag, precision_for, progress, seed_flag, summary_line
 
 
 def main(name: str, argv) -> int:
-    from verify.claims import REGISTRY, coerce_dataset, run_claim
-    from verify.report.markdown import write_claim_report
+    from verify.claims import REGISTRY, run_claim
+    from verify.claims.progress import progress_sink
+    from verify.data.dataset import load_dataset
+    from verify.report.markdown import prepare_report_folder, write_claim_report
 
     a = claim_parser(f"verify {name}", with_data=True).parse_args(argv)
+    data_path, report = path_flag(a.data, "--data"), path_flag(a.report, "--report")
+    seed = seed_flag(a.seed)
     claim, note = REGISTRY.resolve(name)
     dps = precision_for(a.precision, claim)
-    if note:
+    if report:
+        prepare_report_folder(report)  # before the work: a destination that fails fails now
+    datasets = [load_dataset(data_path)] if data_path else claim.default_datasets(seed=seed)
+    if note:  # after the inputs passed: an error stays the only line
         print(f"verify: {note}", file=sys.stderr)
-    datasets = [coerce_dataset(a.data)] if a.data else claim.default_datasets(seed=a.seed)
-    with progress(len(datasets), claim.id, a.json) as bar:
+    with progress(len(datasets), claim.id, a.json) as bar, progress_sink(lambda text: bar.set_postfix_str(text)):
         v = run_claim(claim, datasets, dps=dps, progress=bar.update)
-    reproduce = f"python -m verify {claim.id} --precision {dps}" + (f" --data {a.data}" if a.data else "") + (
-        f" --seed {a.seed}" if a.seed else "")
-    if a.report:
-        path = write_claim_report(v, a.report, reproduce)
+    reproduce = f"python -m verify {claim.id} --precision {dps}" + (f" --data {data_path}" if data_path else "") + (
+        f" --seed {seed}" if seed else "")
+    if report:
+        path = write_claim_report(v, report, reproduce)
         if not a.json:
             print(f"report: {path}", file=sys.stderr)
     if a.json:
@@ -31,10 +37,10 @@ def main(name: str, argv) -> int:
     print(summary_line(v))
     for h in v.hypotheses:
         if h.met is not True:
-            print(f"  hypothesis {'not met' if h.met is False else 'undecided'}: {h.name}: {h.detail}")
+            print(clip(f"  hypothesis {'not met' if h.met is False else 'undecided'}: {h.name}: {h.detail}"))
     if v.verdict != "NOT_APPLICABLE":
         for r in v.reasons:
-            print(f"  why: {r}")
+            print(clip(f"  why: {r}"))
     for n in v.notes:
-        print(f"  note: {n}")
+        print(clip(f"  note: {n}"))
     return v.exit_code

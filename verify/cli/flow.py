@@ -9,8 +9,11 @@ gradient-flow time) or a short summary. ``--check-digits`` recomputes the flow f
 at precision + 10 and prints every final figure with the digits on which the two runs agree
 (``stable_digits``); without it the figures carry precision − 10 digits, not measured.
 Exit codes: 0 solved (also when the flow converges to a finite stationary point: ``status`` says
-so), 2 bad flags, 5 bad data, 130 interrupted (with ``--save`` the partial trajectory is written
-and can be resumed).
+so), 2 bad flags or an unusable ``--save`` destination (checked before the run), 3 no answer (the
+integrator stalled or hit its step limit, a figure is not a finite number), 5 bad data or a bad
+``--resume`` file (validated like a dataset, and bound to its dataset: ``--data`` must be the same
+one), 130 interrupted, 143 terminated by SIGTERM (with ``--save`` the partial trajectory is written
+in both cases and can be resumed).
 """
 from __future__ import annotations
 
@@ -20,11 +23,13 @@ import random
 import sys
 from fractions import Fraction
 
-from verify.cli.common import Parser
-from verify.errors import DataError, SigintLatch, UsageError, VerifyError, interrupted
+from verify.cli.common import Parser, not_numbers, path_flag, run_verb
+from verify.data.inputs import parse_flag_int, parse_flag_number, parse_json, read_text
+from verify.errors import DataError, SignalLatch, Undecided, UsageError
 from verify.numbers.precision import DEFAULT_DPS, parse_precision, to_decimal_string, working_precision
 
 PARAMS = ("p", "W", "KQ", "diag", "beta")
+MAX_M = 1000  # --m: K, Q are d×m; beyond this the Newton matrices alone outgrow any machine
 
 
 def _parser() -> Parser:
@@ -36,8 +41,8 @@ def _parser() -> Parser:
     p.add_argument("--precision", default=None, help=f"decimal digits, 15..10000 (default {DEFAULT_DPS})")
     p.add_argument("--loss", default=None, choices=("logistic", "exponential", "correlation"))
     p.add_argument("--init", default=None, help="zero | paper | random[:SEED] | comma-separated numbers | JSON file")
-    p.add_argument("--stages", type=int, default=None, help="Radau IIA stages (default from the precision)")
-    p.add_argument("--m", type=int, default=None, help="embedding dimension of K, Q (KQ; default d)")
+    p.add_argument("--stages", default=None, help="Radau IIA stages, 2..200 (default from the precision)")
+    p.add_argument("--m", default=None, help=f"embedding dimension of K, Q (KQ only; 1..{MAX_M}; default d)")
     p.add_argument("--save", metavar="FILE", help="write the trajectory (resumable) to FILE")
     p.add_argument("--resume", metavar="FILE", help="continue a saved trajectory")
     p.add_argument("--no-svm", action="store_true", help="skip the SVM references (1 − corr columns empty)")
@@ -47,13 +52,9 @@ def _parser() -> Parser:
     return p
 
 
-def _positive_number(text, flag) -> str:
-    try:
-        x = Fraction(str(text).strip())
-    except (ValueError, ZeroDivisionError):
-        raise UsageError(f"{flag} must be a number, got {text!r}")
-    if flag == "--until-norm" and not x > 0:
-        raise UsageError(f"{flag} must be positive, got {text}")
+def _target(text, flag) -> str:
+    """--until-norm (positive) / --until-logt: an exact number, checked as text before any conversion."""
+    parse_flag_number(text, flag, positive=(flag == "--until-norm"))
     return str(text).strip()
 
 
@@ -65,33 +66,25 @@ def _init(spec, par_name, data, seed_default=0):
         return "zero", 0
     if spec.startswith("random"):
         _, _, seed = spec.partition(":")
-        try:
-            return "random", int(seed or 0)
-        except ValueError:
-            raise UsageError(f"--init random:SEED needs an integer seed, got {spec!r}")
+        return "random", parse_flag_int(seed or "0", "--init random:SEED", 0, 2**63 - 1)
+    if not spec.strip():
+        raise UsageError("--init needs zero, paper, random[:SEED], numbers or a JSON file, got an empty value")
     if os.path.exists(spec):
-        try:
-            with open(spec, encoding="utf-8") as fh:
-                vals = json.load(fh, parse_float=Fraction)
-        except (OSError, ValueError) as exc:
-            raise DataError(f"--init {spec}: {exc}")
-        if isinstance(vals, dict) or not isinstance(vals, list):
+        vals = parse_json(read_text(spec, "--init file", "--init"), f"--init {spec}")
+        if not isinstance(vals, list):
             raise DataError(f"--init {spec}: expected a JSON list of numbers")
-        flat = []
-        stack = [vals]
+        flat, stack = [], [vals]
         while stack:
             v = stack.pop(0)
             if isinstance(v, list):
                 stack[:0] = v
             else:
                 flat.append(v)
-        vals = flat
-    else:
-        vals = [v for v in spec.split(",") if v.strip()]
-    try:
-        return [Fraction(str(v).strip()) for v in vals], 0
-    except (ValueError, ZeroDivisionError):
-        raise UsageError(f"--init: not a list of numbers: {spec!r}")
+        from verify.data.inputs import parse_number
+
+        return [parse_number(v, f"--init {spec}[{k}]") for k, v in enumerate(flat)], 0
+    vals = [v for v in spec.split(",") if v.strip()]
+    return [parse_flag_number(v, "--init") for v in vals], 0
 
 
 def flow_json(traj, seconds: float, stable: dict | None = None, check_precision: int | None = None) -> dict:
@@ -134,24 +127,24 @@ def flow_json(traj, seconds: float, stable: dict | None = None, check_precision:
 
 
 def main(argv: list[str]) -> int:
-    try:
-        with SigintLatch() as latch:
-            return _main(argv, latch)
-    except VerifyError as exc:
-        print(f"verify: error: {exc}", file=sys.stderr)
-        return exc.exit_code
-    except BaseException as exc:  # Ctrl-C, also when it surfaced as another error
-        if not interrupted(exc):
-            raise
-        if not getattr(exc, "reported", False):
-            print("verify: interrupted", file=sys.stderr)
-        return 130
+    return run_verb(_latched, argv)
 
 
-def _main(argv, latch: SigintLatch) -> int:
+def _latched(argv) -> int:
+    with SignalLatch() as latch:
+        return _main(argv, latch)
+
+
+FINITE_FIGURES = ("norm", "loss_gap", "one_minus_corr", "one_minus_corr_gmm", "invariant_drift")
+NO_ANSWER = {"stalled": "the integrator's step size collapsed away from any stationary point",
+             "max_steps": "the integrator reached its step limit"}
+
+
+def _main(argv, latch: SignalLatch) -> int:
     import time
 
     from verify.data.dataset import load_dataset
+    from verify.data.outputs import check_file
     from verify.dynamics.flow import gradient_flow
     from verify.dynamics.parameterization import make_parameterization
     from verify.dynamics.trajectory import Trajectory
@@ -163,22 +156,37 @@ def _main(argv, latch: SigintLatch) -> int:
         raise UsageError(f"unknown --param {a.param!r}; choose p, W, KQ or diag")
     if a.until_norm is None and a.until_logt is None:
         raise UsageError("give --until-norm N (and/or --until-logt X)")
-    until_norm = _positive_number(a.until_norm, "--until-norm") if a.until_norm is not None else None
-    until_logt = _positive_number(a.until_logt, "--until-logt") if a.until_logt is not None else None
-    if a.stages is not None and not 2 <= a.stages <= 200:
-        raise UsageError("--stages must be in 2..200")
-    resume = Trajectory.load(a.resume) if a.resume else None
-    default_dps = int(resume.meta.get("precision", DEFAULT_DPS)) if resume else DEFAULT_DPS
-    dps = parse_precision(a.precision if a.precision is not None else default_dps)
-    if resume is None and not a.data:
+    until_norm = _target(a.until_norm, "--until-norm") if a.until_norm is not None else None
+    until_logt = _target(a.until_logt, "--until-logt") if a.until_logt is not None else None
+    stages = parse_flag_int(a.stages, "--stages", 2, 200) if a.stages is not None else None
+    m = parse_flag_int(a.m, "--m", 1, MAX_M) if a.m is not None else None
+    data_path, resume_path = path_flag(a.data, "--data"), path_flag(a.resume, "--resume")
+    save = path_flag(a.save, "--save")
+    if resume_path is None and data_path is None:
         raise UsageError("--data FILE is required (or --resume TRAJ)")
-    data = load_dataset(a.data) if a.data else None
+    if resume_path is not None and a.init is not None:
+        raise UsageError("--init does not apply with --resume (the saved run continues from its own state)")
+    if save:
+        check_file(save, "--save")  # before the run: a destination that fails fails now, not after it
+    resume = Trajectory.load(resume_path) if resume_path else None
+    if resume is not None:
+        for flag, given, saved in (("--param", a.param, resume.meta["param"]), ("--loss", a.loss, resume.meta["loss"]),
+                                   ("--m", m, resume.meta.get("m"))):
+            if given is not None and given != saved:
+                raise UsageError(f"{flag} {given} differs from the saved run's {saved}; a resumed run keeps its own")
+    dps = parse_precision(a.precision if a.precision is not None else
+                          (resume.meta["precision"] if resume else DEFAULT_DPS))
     param = a.param or (resume.meta["param"] if resume else "p")
+    if m is not None and param != "KQ":
+        raise UsageError(f"--m applies to --param KQ only (got --param {param})")
+    data = load_dataset(data_path) if data_path else None
+    if resume is not None:
+        data = resume.bind(data)  # another dataset than the saved run's is refused (fingerprints)
     loss = a.loss or (resume.meta["loss"] if resume else "logistic")
     init, seed = (None, 0) if resume else _init(a.init, param, data)
     if init in ("zero", "random"):
         with working_precision(dps):
-            dim = make_parameterization(data, param, loss, **({"m": a.m} if a.m and param == "KQ" else {})).dim
+            dim = make_parameterization(data, param, loss, **({"m": m} if m and param == "KQ" else {})).dim
         if init == "zero":
             init = [0] * dim
         elif param == "KQ":
@@ -189,32 +197,41 @@ def _main(argv, latch: SigintLatch) -> int:
     bar, progress = _progress_bar(f"flow {param}", a.json, latch)
     t0 = time.perf_counter()
     try:
-        traj = gradient_flow(data, param, until_norm=until_norm, until_logt=until_logt, dps=dps, loss=loss,
-                             init=init, stages=a.stages, svm=not a.no_svm, progress=progress, resume=resume,
-                             m=a.m, seed=seed)
-    except KeyboardInterrupt as exc:
+        traj = gradient_flow(None if resume else data, param, until_norm=until_norm, until_logt=until_logt, dps=dps,
+                             loss=loss, init=init, stages=stages, svm=not a.no_svm, progress=progress,
+                             resume=resume, m=m, seed=seed)
+    except KeyboardInterrupt as exc:  # Ctrl-C or SIGTERM: keep what was computed
         partial = getattr(exc, "trajectory", None)
-        if a.save and partial is not None:
-            partial.save(a.save)
-            print(f"verify: interrupted; partial trajectory saved to {a.save} (resume with --resume)", file=sys.stderr)
+        if save and partial is not None:
+            from verify.errors import interrupt_name, signals_deferred
+
+            with signals_deferred(reraise=False):  # a second signal must not cut the file short
+                partial.save(save)
+            print(f"verify: {interrupt_name(exc)}; partial trajectory saved to {save} (resume with --resume)",
+                  file=sys.stderr)
             exc.reported = True
         raise
     finally:
         if bar is not None:
             bar.close()
     seconds = time.perf_counter() - t0
-    if a.save:
-        traj.save(a.save)
     stable = check_dps = None
-    if a.check_digits:
+    if a.check_digits and traj.status not in NO_ANSWER:
         check_dps = dps + 10
         bar, progress = _progress_bar(f"check at {check_dps} digits", a.json, latch)
         try:
-            stable = _check_run(traj, data, resume, init, seed, a, check_dps, progress)
+            stable = _check_run(traj, resume, init, seed, a, stages, check_dps, progress)
         finally:
             if bar is not None:
                 bar.close()
     out = flow_json(traj, seconds, stable, check_dps)
+    bad = list(dict.fromkeys([k for k in FINITE_FIGURES if out.get(k) is not None and not _finite_text(out[k])]
+                             + not_numbers(out)))
+    if bad:  # never printed (nor saved) as a result
+        raise Undecided(f"the flow's {', '.join(bad)} is not a finite number at {dps} digits (status "
+                        f"{traj.status}): no answer; the data's magnitudes may need a higher --precision")
+    if save:
+        traj.save(save)
     if a.json:
         print(json.dumps(out, indent=2))
     else:
@@ -229,7 +246,15 @@ def _main(argv, latch: SigintLatch) -> int:
                   + ", ".join(f"{k} {v}" for k, v in stable.items() if v is not None))
         for n in out["notes"]:
             print(f"  note: {n}")
+    if traj.status in NO_ANSWER:
+        print(f"verify: no answer: {NO_ANSWER[traj.status]} at norm {_short(out['norm'], 12)} "
+              f"(status {traj.status}; the figures above are where it stopped)", file=sys.stderr)
+        return Undecided.exit_code
     return 0
+
+
+def _finite_text(number: str) -> bool:
+    return number.lower().lstrip("+-") not in ("nan", "inf", "infinity")
 
 
 def _short(number: str | None, width: int, missing: str = "-") -> str:
@@ -240,7 +265,7 @@ def _short(number: str | None, width: int, missing: str = "-") -> str:
     return mant[:width] + e + exp
 
 
-def _progress_bar(desc: str, quiet: bool, latch: SigintLatch):
+def _progress_bar(desc: str, quiet: bool, latch: SignalLatch):
     """A tqdm bar on stderr showing the current norm and ln t (None when printing JSON), and the
     per-step callback, which also stops the run at a Ctrl-C that Python swallowed."""
     bar = None
@@ -259,16 +284,17 @@ def _progress_bar(desc: str, quiet: bool, latch: SigintLatch):
     return bar, progress
 
 
-def _check_run(traj, data, resume, init, seed, a, check_dps, progress) -> dict:
+def _check_run(traj, resume, init, seed, a, stages, check_dps, progress) -> dict:
     """The same flow from the same start at ``check_dps`` digits; the digits the two agree on."""
     from verify.dynamics.flow import gradient_flow
     from verify.dynamics.trajectory import stable_digits
 
     meta = traj.meta
+    data = traj.dataset()
     if resume is not None:  # the whole run, from the saved run's own start
-        data, init = resume.dataset(), [Fraction(x) for x in meta["psi0"]]
+        init = [Fraction(x) for x in meta["psi0"]]
     check = gradient_flow(data, meta["param"], until_norm=a.until_norm, until_logt=a.until_logt, dps=check_dps,
-                          loss=meta["loss"], init=init, stages=a.stages, svm=not a.no_svm, progress=progress,
+                          loss=meta["loss"], init=init, stages=stages, svm=not a.no_svm, progress=progress,
                           m=meta.get("m"), seed=seed)
     with working_precision(check_dps):
         return stable_digits(traj, check, int(meta["precision"]))

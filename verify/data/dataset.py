@@ -1,47 +1,28 @@
 """Datasets: exact rational storage, JSON load/save, validation with one-line errors.
 
 A ``Dataset`` stores every number as a ``fractions.Fraction``. JSON numbers and decimal strings
-("0.1") convert exactly, as do rational strings ("1/3"); nothing passes through float64. Saving
-writes each value exactly (a terminating decimal when there is one, else "p/q"), so load/save
-round-trips bit for bit. Conversion to the working precision happens in ``arb_tensor``.
+("0.1") convert exactly, as do rational strings ("1/3"); nothing passes through float64. The
+input rules (bounded digits and exponents, duplicate keys, nesting, empty paths) are those of
+``verify.data.inputs``. Saving writes each value exactly (a terminating decimal when there is
+one, else "p/q"), so load/save round-trips bit for bit; ``fingerprint`` names the content (a
+saved trajectory is bound to its dataset by it). Conversion to the working precision: ``arb``.
 """
 from __future__ import annotations
 
+import hashlib
 import json
-import math
 import os
-import tempfile
 from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import cached_property
 
+import gmpy2
+
+from verify.data.inputs import parse_json, parse_number, read_text
+from verify.data.outputs import write_atomic, write_atomic_bytes  # noqa: F401 (re-exported)
 from verify.errors import DataError
 
 KEYS = ("X", "Y", "v", "K", "z", "u")
-
-
-def parse_number(value, where: str) -> Fraction:
-    """One entry of the dataset JSON, converted exactly; DataError names where it failed."""
-    if isinstance(value, bool) or value is None:
-        raise DataError(f"{where}: expected a number, got {json.dumps(value)}")
-    if isinstance(value, int):
-        return Fraction(value)
-    if isinstance(value, Fraction):
-        return value
-    if isinstance(value, float):  # only reachable from Python callers; JSON floats arrive as text
-        if not math.isfinite(value):
-            raise DataError(f"{where}: NaN/inf is not allowed")
-        return Fraction(value)
-    if isinstance(value, str):
-        text = value.strip()
-        low = text.lower().lstrip("+-")
-        if low in ("nan", "inf", "infinity"):
-            raise DataError(f"{where}: NaN/inf is not allowed ({value!r})")
-        try:
-            return Fraction(text)
-        except (ValueError, ZeroDivisionError):
-            raise DataError(f"{where}: not a number: {value!r} (use e.g. 0.1, \"0.1\" or \"1/3\")")
-    raise DataError(f"{where}: expected a number, got a {type(value).__name__}")
 
 
 def _vector(value, where: str, length: int | None = None) -> tuple[Fraction, ...]:
@@ -125,6 +106,8 @@ class Dataset:
             Y.append(int(f))
         v = _vector(obj["v"], "v", d)
         K = _tensor(obj["K"], "K", n, T, None) if obj.get("K") is not None else None
+        if K is not None and len(K[0][0]) == 0:
+            raise DataError("K: keys have dimension d_k = 0")
         z = _matrix(obj["z"], "z", n, d) if obj.get("z") is not None else None
         u = _vector(obj["u"], "u", d) if obj.get("u") is not None else None
         return cls(X=X, Y=tuple(Y), v=v, K=K, z=z, u=u, name=name)
@@ -175,6 +158,10 @@ class Dataset:
             out.append(tuple(t for t, x in enumerate(g) if x == m))
         return tuple(out)
 
+    def fingerprint(self) -> str:
+        """SHA-256 of the exact content (names aside): equal iff the datasets are equal."""
+        return hashlib.sha256(self.to_json().encode()).hexdigest()
+
     def with_name(self, name: str) -> "Dataset":
         return Dataset(self.X, self.Y, self.v, self.K, self.z, self.u, name)
 
@@ -219,11 +206,16 @@ def _map(obj, fn):
     return fn(obj)
 
 
+def _digits(n: int) -> str:
+    """str(n) without Python's 4300-digit limit (input lengths are bounded by verify.data.inputs)."""
+    return str(gmpy2.mpz(n))
+
+
 def format_exact(x: Fraction):
     """Exact text for a Fraction: an int, a terminating decimal string, or "p/q"."""
     x = Fraction(x)
     if x.denominator == 1:
-        return x.numerator
+        return x.numerator if abs(x.numerator).bit_length() < 10000 else _digits(x.numerator)
     den, twos, fives = x.denominator, 0, 0
     while den % 2 == 0:
         den //= 2
@@ -232,68 +224,27 @@ def format_exact(x: Fraction):
         den //= 5
         fives += 1
     if den != 1:
-        return f"{x.numerator}/{x.denominator}"
+        return f"{_digits(x.numerator)}/{_digits(x.denominator)}"
     k = max(twos, fives)
     scaled = abs(x.numerator) * (10**k // x.denominator)
-    digits = str(scaled).rjust(k + 1, "0")
+    digits = _digits(scaled).rjust(k + 1, "0")
     sign = "-" if x < 0 else ""
     return f"{sign}{digits[:-k]}.{digits[-k:]}"
 
 
 def loads(text: str, name: str = "dataset") -> Dataset:
-    def reject(const):
-        raise DataError(f"{const} is not allowed in a dataset (NaN/inf)")
-
-    try:
-        obj = json.loads(text, parse_float=Fraction, parse_int=int, parse_constant=reject)
-    except DataError:
-        raise
-    except (json.JSONDecodeError, ValueError) as exc:
-        raise DataError(f"not valid JSON: {exc}")
-    return Dataset.from_dict(obj, name=name)
+    return Dataset.from_dict(parse_json(text, "dataset JSON"), name=name)
 
 
-def load_dataset(path: str) -> Dataset:
-    """Read a dataset JSON file; every failure is a one-line DataError (exit 5)."""
-    try:
-        with open(path, encoding="utf-8") as fh:
-            text = fh.read()
-    except FileNotFoundError:
-        raise DataError(f"no such file: {path}")
-    except IsADirectoryError:
-        raise DataError(f"is a directory, not a dataset file: {path}")
-    except (OSError, UnicodeDecodeError) as exc:
-        raise DataError(f"cannot read {path}: {exc}")
+def load_dataset(path: str, flag: str = "--data") -> Dataset:
+    """Read a dataset JSON file; every failure is a one-line DataError (exit 5); an empty path is a
+    UsageError (exit 2)."""
+    text = read_text(path, "dataset file", flag)
     try:
         return loads(text, name=os.path.basename(path))
+    except MemoryError:
+        pass  # raised below, after this block has released the half-built dataset
     except DataError as exc:
         raise DataError(f"{path}: {exc}")
-
-
-def write_atomic(path: str, text: str) -> None:
-    """Write a file atomically: a temporary file in the same folder, then rename."""
-    folder = os.path.dirname(os.path.abspath(path))
-    os.makedirs(folder, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=folder, prefix=".tmp-", suffix=os.path.basename(path))
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as fh:
-            fh.write(text)
-        os.replace(tmp, path)
-    except BaseException:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
-        raise
-
-
-def write_atomic_bytes(path: str, data: bytes) -> None:
-    folder = os.path.dirname(os.path.abspath(path))
-    os.makedirs(folder, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=folder, prefix=".tmp-", suffix=os.path.basename(path))
-    try:
-        with os.fdopen(fd, "wb") as fh:
-            fh.write(data)
-        os.replace(tmp, path)
-    except BaseException:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
-        raise
+    del text
+    raise DataError(f"{path}: the dataset is too large for the available memory")

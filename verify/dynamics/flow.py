@@ -33,7 +33,7 @@ from verify.dynamics.observe import Observer
 from verify.dynamics.parameterization import Parameterization, make_parameterization
 from verify.dynamics.radau import tableau
 from verify.dynamics.trajectory import Trajectory
-from verify.errors import UsageError
+from verify.errors import DataError, Undecided, UsageError
 from verify.models.attention import Stationary, norm2
 from verify.numbers.precision import working_precision
 
@@ -131,6 +131,14 @@ class _Scale:
         return max(max(norm2(e[k:k + D]) / self.sp, abs(e[k + D]) / self.su) for k in range(0, len(e), N))
 
 
+def _finite(x: arb, what: str, dps: int) -> arb:
+    """Non-finite values (NaN, ±inf balls) are never taken for numbers: no decision is made on them."""
+    if not x.is_finite():
+        raise Undecided(f"{what} is not a finite number at {dps} digits (the data's magnitudes need more "
+                        "precision than this, or exceed what the integrator supports): no answer")
+    return x
+
+
 def _coerce(source, param, loss, m):
     if isinstance(source, Parameterization):
         return source.data, source
@@ -170,10 +178,14 @@ def gradient_flow(source, param: str = "p", *, until_norm=None, until_logt=None,
     t0 = time.perf_counter()
     # The Newton matrices are small (s·N ≲ 300): multithreaded OpenBLAS made each LU 5–200 ms instead
     # of 0.4 ms on the 2-core machine (half of a 100-digit run), so BLAS runs on one thread here.
+    if m is not None and not (isinstance(m, int) and m >= 1):
+        raise UsageError(f"m must be a positive integer, got {m!r}")
     with working_precision(dps) as prec, threadpool_limits(limits=1, user_api="blas"):
         if resume is not None:
             meta = resume.meta
-            source = source if source is not None else resume.dataset()
+            if isinstance(source, Parameterization):
+                source = source.data
+            source = resume.bind(source)  # the saved dataset; another one is refused (fingerprints)
             param, loss, m = meta["param"], meta["loss"], meta.get("m")
         data, par = _coerce(source, param, loss, m)
         target_n = arb(str(until_norm)) if until_norm is not None else None
@@ -184,34 +196,42 @@ def gradient_flow(source, param: str = "p", *, until_norm=None, until_logt=None,
         tol = arb(10) ** (-prec.dps) if tol is None else arb(str(tol))
         if resume is not None:
             traj = resume
-            traj.status = "running"
-            raw = getattr(traj, "raw_state", None) or {}
-            psi = [arb(x) for x in raw["psi"]] if "psi" in raw else [arb(x) for x in traj.psi]
-            u = arb(raw["u"]) if "u" in raw else arb(traj.state["u"])
-            s_arc = arb(raw["s"]) if "s" in raw else arb(traj.state["s"])
+            # the whole state at *this* precision, from the saved decimal strings (step size included)
+            psi = [rs.mid(x) for x in traj.state_at("psi")]
+            if len(psi) != par.dim:
+                raise DataError(f"the saved state has {len(psi)} numbers, the {par.name} parameterisation "
+                                f"of the dataset needs {par.dim}")
+            u, s_arc, h = traj.state_at("u"), traj.state_at("s"), traj.state_at("h")
+            traj.raw_state = None  # consumed: from here on the state lives in traj.state
             sysm = ArcLength(par, arb(traj.meta["log_t0"]))
             sysm.gradients, sysm.hessians = traj.gradient_evaluations, traj.hessian_evaluations
             steps = traj.steps
-            h = arb(traj.state.get("h", "0.01"))
             obs = Observer(par, prec.dps, svm, [arb(x) for x in traj.meta["psi0"]])
+            if traj.status == "stationary" or not u.is_finite():
+                raise_stationary = "the saved run ended at a stationary point; there is nothing to continue"
+            else:
+                raise_stationary = None
+            traj.status = "running"
         else:
             psi = [rs.mid(x) for x in _init_psi(par, init, seed)]
             g0 = norm2([rs.mid(x) for x in par.grad(psi)])
+            _finite(g0, "the gradient at the initial point", prec.dps)
             l0 = rs.mid(-g0.log()) if g0 > 0 else arb(0)  # u = ln(t + t₀), t₀ = 1/‖∇L(ψ(0))‖
             sysm = ArcLength(par, l0)
             u, s_arc, steps = l0, arb(0), 0
             h = arb(str(h0)) if h0 is not None else arb("0.01") * max(arb(1), norm2(psi))
             meta = {"method": "flow", "param": par.name, "loss": par.model.loss.name, "precision": prec.dps,
                     "guard": prec.guard, "stages": s_st, "tol": str(tol.mid().str(5, radius=False)),
-                    "dataset": data.to_dict(), "dataset_name": data.name, "m": getattr(par, "m", None),
-                    "psi0": [x.mid().str(prec.total, radius=False) for x in psi],
+                    "dataset": data.to_dict(), "dataset_name": data.name, "dataset_sha256": data.fingerprint(),
+                    "m": getattr(par, "m", None), "psi0": [x.mid().str(prec.total, radius=False) for x in psi],
                     "log_t0": l0.mid().str(prec.total, radius=False)}
             traj = Trajectory(meta)
             obs = Observer(par, prec.dps, svm, psi)
+            raise_stationary = None if g0 > 0 else "∇L(ψ(0)) = 0: the initial point is stationary, the flow does not move"
         traj.meta["stages"] = s_st
         try:
-            if resume is None and not g0 > 0:
-                raise Stationary("∇L(ψ(0)) = 0: the initial point is stationary, the flow does not move")
+            if raise_stationary:
+                raise Stationary(raise_stationary)
             _integrate(traj, sysm, obs, psi, u, s_arc, steps, h, s_st, tol, target_n, target_l,
                        max_steps, progress, record, prec, on_step)
         except KeyboardInterrupt as exc:  # keep the partial run for --save / resume
@@ -226,7 +246,9 @@ def gradient_flow(source, param: str = "p", *, until_norm=None, until_logt=None,
                 traj.records.append(obs.record(psi, s_arc, None, arb(0)))
             traj.state.update({"psi": psi, "u": u, "s": s_arc, "steps": steps, "h": h,
                                "gradient_evaluations": sysm.gradients, "hessian_evaluations": sysm.hessians})
-        drifts = [r.invariant_drift for r in traj.records if r.invariant_drift is not None]
+        # the integrated records (a stationary point found by Newton's polish is not on the flow itself)
+        integrated = traj.records[:-1] if traj.status == "stationary" else traj.records
+        drifts = [r.invariant_drift for r in integrated if r.invariant_drift is not None]
         if drifts and max(drifts) > arb(10) ** (-(prec.dps - 5)) * max(arb(1), norm2(traj.psi) ** 2):
             traj.notes.append("self-check: the conserved quantities drifted by "
                               f"{max(drifts).mid().str(3, radius=False)} (beyond the working precision)")
@@ -374,23 +396,38 @@ def _stalled(traj, sysm, obs, y, s_arc, prec):
     has finite length there). Polish it with Newton's method on ∇L = 0 and record it."""
     par, D = sysm.par, sysm.D
     psi = y[:D]
+    converged = False  # Newton reached a zero of ∇L: its last step is negligible against ‖ψ‖
     for _ in range(60):
         g, H = par.grad_hess(psi)
         sysm.gradients += 1
         sysm.hessians += 1
         try:
             step = H.solve(arb_mat(D, 1, g), algorithm="approx").entries()
-        except ZeroDivisionError:
-            break
+        except ZeroDivisionError:  # a singular Hessian (KQ and diag have continuous symmetries, so
+            step = _pinv_step(H, g)  # their stationary points come in sets): the minimum-norm step
+            if step is None:
+                break
         psi = [rs.mid(a - b) for a, b in zip(psi, step)]
         if norm2(step) <= arb(10) ** (-prec.dps) * max(arb(1), norm2(psi)):
+            converged = True
             break
     g, H = par.grad_hess(psi)
     gn = norm2([rs.mid(x) for x in g])
     moved = norm2([a - b for a, b in zip(psi, y[:D])])
-    if moved < arb("1e-3") * max(arb(1), norm2(psi)) and gn < arb(10) ** (-(prec.dps // 2)):
+    # A stationary point: ∇L negligible in absolute terms *and* against the curvature there — Newton
+    # converged, or (a singular Hessian, e.g. KQ's symmetry) ‖∇L‖ ≤ 10^(−dps/2)·‖∇²L‖. Far out along
+    # a separating direction ‖∇L‖ and ‖∇²L‖ are both e^{−‖p‖}-small: not stationary, only slow.
+    small = arb(10) ** (-(prec.dps // 2))
+    flat = converged or gn <= small * _frobenius(H)
+    if flat and moved < arb("1e-3") * max(arb(1), norm2(psi)) and gn < small:
         ev = [e.real for e in H.eig(algorithm="approx")] if D > 0 else []
-        kind = "local minimum" if all(e > 0 for e in ev) else "saddle point"
+        flat_tol = small * max([abs(e) for e in ev] + [arb(0)])
+        if any(e < -flat_tol for e in ev):
+            kind = "saddle point"
+        elif any(abs(e) <= flat_tol for e in ev):
+            kind = "one of a set of stationary points: the Hessian is singular there, with no negative curvature"
+        else:
+            kind = "local minimum"
         traj.status = "stationary"
         traj.notes.append(f"gradient flow converges to a finite stationary point ({kind}) at ‖ψ‖ = "
                           f"{norm2(psi).str(10, radius=False)}; ‖∇L‖ there = {gn.mid().str(3, radius=False)}; "
@@ -398,10 +435,31 @@ def _stalled(traj, sysm, obs, y, s_arc, prec):
         y = psi + [arb("inf")]
     else:
         traj.status = "stalled"
-        traj.notes.append("step size collapsed without a nearby stationary point")
+        traj.notes.append("step size collapsed without a nearby stationary point (the integrator could not "
+                          "continue: no answer)")
         psi = y[:D]
     traj.records.append(obs.record(psi, s_arc + moved, sysm.log_t(y[D]) if traj.status != "stationary" else arb("inf"), gn))
     traj.state.update({"psi": psi, "u": y[D], "s": s_arc})
+
+
+def _pinv_step(H, g):
+    """H⁺g by a float64 pseudo-inverse of the scaled Hessian (None if H or g is zero/not finite):
+    the Newton step restricted to the range of a singular H. Each such step gains ~15 digits."""
+    D = len(g)
+    hs = max((abs(rs.mid(x)) for x in H.entries()), default=arb(0))
+    gs = max((abs(rs.mid(x)) for x in g), default=arb(0))
+    if not (hs > 0 and gs > 0 and hs.is_finite() and gs.is_finite()):
+        return None
+    Hf = np.array([[float((H[i, j].mid() / hs).mid()) for j in range(D)] for i in range(D)])
+    gf = np.array([float((x.mid() / gs).mid()) for x in g])
+    step = np.linalg.pinv(Hf, rcond=1e-10, hermitian=True) @ gf
+    if not np.isfinite(step).all():
+        return None
+    return [arb(float(x)) * gs / hs for x in step]
+
+
+def _frobenius(H) -> arb:
+    return norm2([rs.mid(x) for x in H.entries()])
 
 
 def _locate(stepper, y0, h, Z, scale, target_n, target_l, ev_h):

@@ -21,6 +21,8 @@ from flint import arb, fmpq
 from verify.errors import UsageError
 
 MIN_DPS, MAX_DPS = 15, 10000
+RECHECK_MIN_EXTRA = 20  # the recheck runs at least this many digits higher (else it cannot count stable digits)
+RECHECK_MAX_DPS = MAX_DPS + RECHECK_MIN_EXTRA  # the highest precision anything runs at (the recheck of MAX_DPS)
 DEFAULT_DPS = 50
 DEFAULT_GUARD = 10
 
@@ -65,14 +67,21 @@ class Precision:
         return arb(10) ** (-self.dps)
 
     def higher(self) -> "Precision":
-        """The precision used to recompute a verdict and count its stable digits."""
-        return Precision(self.dps + max(20, self.dps // 2), self.guard)
+        """The precision used to recompute a verdict and count its stable digits: 1.5 × dps (at
+        least 20 digits more), capped so every precision the contract allows can be rechecked —
+        never above max(MAX_DPS, dps + 20), i.e. at most RECHECK_MAX_DPS."""
+        wanted = self.dps + max(RECHECK_MIN_EXTRA, self.dps // 2)
+        return Precision(min(wanted, max(MAX_DPS, self.dps + RECHECK_MIN_EXTRA)), self.guard)
 
 
 @contextlib.contextmanager
 def working_precision(dps: int, guard: int = DEFAULT_GUARD):
-    """Set flint and mpmath to ``dps + guard`` digits for the block; restore afterwards."""
-    prec = Precision(parse_precision(dps), guard)
+    """Set flint and mpmath to ``dps + guard`` digits for the block; restore afterwards. ``dps`` is
+    a user's precision (15..MAX_DPS) or a recheck of one (up to RECHECK_MAX_DPS)."""
+    if isinstance(dps, int) and MAX_DPS < dps <= RECHECK_MAX_DPS:
+        prec = Precision(dps, guard)
+    else:
+        prec = Precision(parse_precision(dps), guard)
     old_flint, old_mp = flint.ctx.prec, mpmath.mp.prec
     flint.ctx.dps = prec.total
     mpmath.mp.dps = prec.total

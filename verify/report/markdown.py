@@ -5,7 +5,8 @@ import json
 import os
 import re
 
-from verify.data.dataset import write_atomic
+from verify.data.outputs import check_folder, write_atomic
+from verify.errors import DestinationError
 from verify.report.figures import render_figure
 
 _NUMBER = re.compile(r"(-?[0-9.]+)(e[-+]?[0-9]+)?")
@@ -119,24 +120,41 @@ def slug(claim_id: str) -> str:
     return claim_id.replace("/", "_")
 
 
+def prepare_report_folder(folder: str, flag: str = "--report") -> str:
+    """Check (and create) a report folder and its figures/ before any work: one-line DestinationError
+    (exit 2) for a read-only place, a file where a folder is needed, ``figures`` being a file."""
+    return check_folder(folder, flag, ("figures",))
+
+
 def write_claim_report(v, folder: str, reproduce: str | None = None) -> str:
-    """Write <folder>/<id>.md, <id>.json and figures/<id>-<name>.png; return the markdown path."""
-    os.makedirs(os.path.join(folder, "figures"), exist_ok=True)
+    """Write figures/<id>-<name>.png, <id>.json and last <id>.md (the page); return the markdown path."""
+    try:
+        os.makedirs(os.path.join(folder, "figures"), exist_ok=True)
+    except OSError as exc:
+        raise DestinationError(f"--report {folder}: cannot create figures/ ({exc.strerror or exc})")
     paths = {}
     for fig in v.figures:
         rel = f"figures/{slug(v.claim.id)}-{fig.name}.png"
         render_figure(fig, os.path.join(folder, rel))
         paths[fig.name] = rel
     md_path = os.path.join(folder, f"{slug(v.claim.id)}.md")
-    write_atomic(md_path, verdict_markdown(v, paths, reproduce))
     write_atomic(os.path.join(folder, f"{slug(v.claim.id)}.json"), json.dumps(v.to_json(), indent=2) + "\n")
+    write_atomic(md_path, verdict_markdown(v, paths, reproduce))
     return md_path
 
 
-def write_index(verdicts, folder: str, interrupted: bool = False) -> None:
+def write_index(verdicts, folder: str, interrupted: str | None = None, planned=None) -> None:
+    """index.md and index.json. ``interrupted`` (e.g. "SIGINT", "SIGTERM") marks a partial run: both
+    files say so, index.json has ``complete: false`` and lists the claims that did not finish."""
+    planned = list(planned) if planned is not None else [v.claim.id for v in verdicts]
+    done = {v.claim.id for v in verdicts}
+    missing = [c for c in planned if c not in done]
+    complete = interrupted is None and not missing
     lines = ["# attnverify report", ""]
-    if interrupted:
-        lines += ["**Interrupted**: the claims below finished; the rest did not run.", ""]
+    if not complete:
+        why = f"interrupted ({interrupted})" if interrupted else "incomplete"
+        lines += [(f"**PARTIAL — {why}**: {len(verdicts)} of {len(planned)} claims finished and are listed below; "
+                   f"not run: {', '.join(f'`{c}`' for c in missing) or 'none'}."), ""]
     counts = {}
     for v in verdicts:
         counts[v.verdict] = counts.get(v.verdict, 0) + 1
@@ -149,5 +167,7 @@ def write_index(verdicts, folder: str, interrupted: bool = False) -> None:
             f"{js['precision']} | {js['stable_digits']} | {js['seconds']:.1f} |"
         )
     lines.append("")
+    index = {"complete": complete, "interrupted": interrupted, "planned": len(planned), "finished": len(verdicts),
+             "not_run": missing, "verdicts": [v.to_json() for v in verdicts]}
+    write_atomic(os.path.join(folder, "index.json"), json.dumps(index, indent=2) + "\n")
     write_atomic(os.path.join(folder, "index.md"), "\n".join(lines))
-    write_atomic(os.path.join(folder, "index.json"), json.dumps([v.to_json() for v in verdicts], indent=2) + "\n")

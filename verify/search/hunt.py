@@ -59,6 +59,10 @@ def hunt(claim, budget: float, dps: int = 30, batch: int = 40, progress=None, ou
     from verify.claims import VIOLATED
     from verify.claims.runner import _run_once
 
+    if not (isinstance(budget, (int, float)) and 0 < budget < float("inf")):
+        from verify.errors import UsageError
+
+        raise UsageError(f"the budget must be a positive finite number of seconds, got {budget!r}")
     strategy = claim.strategy() if getattr(claim, "strategy", None) else datasets()
     tried = 0
     deadline = time.monotonic() + budget

@@ -1,0 +1,14 @@
+"""Fixtures shared by the tests of the CLI's hostile-input handling."""
+import pytest
+
+
+@pytest.fixture
+def no_work(monkeypatch):
+    """Fails the test if a claim, a flow or a search starts: bad flags and unusable destinations must be
+    refused before any work (this replaces timing the refusal)."""
+    def refuse(*a, **k):
+        raise AssertionError("the work started before the input was checked")
+
+    monkeypatch.setattr("verify.claims.run_claim", refuse)
+    monkeypatch.setattr("verify.dynamics.flow.gradient_flow", refuse)
+    monkeypatch.setattr("verify.search.hunt.hunt", refuse)
