@@ -145,22 +145,39 @@ def to_decimal_string(x, digits: int) -> str:
     """A decimal string with ``digits`` significant digits (exact values print exactly when short)."""
     if isinstance(x, int):
         return str(x)
-    if isinstance(x, Fraction):  # exact: round once, at enough precision for the digits asked
+    if isinstance(x, Fraction):  # exact: round once (half to even, exactly), then print that decimal
         old = flint.ctx.prec
         flint.ctx.dps = digits + 10
         try:
-            return to_decimal_string(to_arb(x), digits)
+            return to_decimal_string(to_arb(_round_significant(x, max(1, digits))), digits)
         finally:
             flint.ctx.prec = old
     if not isinstance(x, arb):
         return str(x)
-    if not x.is_finite():
-        return "nan" if x.is_nan() else ("inf" if x > 0 else "-inf")
+    if not x.is_finite():  # a ball of infinite radius has no value to show: "nan", not a signed infinity
+        return "nan" if x.is_nan() else ("inf" if x > 0 else "-inf" if x < 0 else "nan")
     mid = x.mid()
     if mid == 0:
         return "0"
     s = mid.str(max(1, digits), radius=False, more=True)
     return _tidy(s)
+
+
+def _round_significant(x: Fraction, digits: int) -> Fraction:
+    """x rounded to ``digits`` significant decimal digits, half to even, in exact arithmetic (printing
+    its binary approximation instead would round decimal ties such as 0.15 by their binary side)."""
+    if x == 0:
+        return x
+    ax = abs(x)
+    e = len(str(ax.numerator)) - len(str(ax.denominator))  # 10^(e-1) < |x| < 10^(e+1)
+    if Fraction(10) ** e > ax:
+        e -= 1
+    scale = Fraction(10) ** (digits - 1 - e)
+    q, r = divmod(ax.numerator * scale.numerator, ax.denominator * scale.denominator)
+    twice, den = 2 * r, ax.denominator * scale.denominator
+    if twice > den or (twice == den and q % 2 == 1):
+        q += 1
+    return (1 if x > 0 else -1) * q / scale
 
 
 def _tidy(s: str) -> str:
