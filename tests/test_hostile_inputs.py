@@ -5,25 +5,13 @@ import sys
 from fractions import Fraction
 
 import pytest
+from cli_helpers import one_line, run
 
-from verify.cli.main import main
 from verify.data.dataset import Dataset, format_exact, load_dataset, loads
 from verify.data.inputs import MAX_DIGITS, MAX_EXPONENT, parse_decimal_text, parse_json
 from verify.errors import DataError, UsageError
 
 GOOD = {"X": [[[1, 0], [0, 1], [0, 0]]], "Y": [1], "v": ["1/2", "0.1"]}
-
-
-def run(argv, capsys):
-    code = main(argv)
-    out, err = capsys.readouterr()
-    return code, out, err
-
-
-def one_line(err: str) -> str:
-    lines = [line for line in err.splitlines() if line.strip()]
-    assert len(lines) == 1 and "Traceback" not in err, err
-    return lines[0]
 
 
 def with_entry(text: str) -> str:
@@ -153,28 +141,20 @@ def test_missing_and_directory_paths_are_data_errors(tmp_path):
         load_dataset("")
 
 
-def test_memory_exhaustion_while_loading_is_one_line(tmp_path, monkeypatch, capsys):
+@pytest.mark.parametrize("where,code,message", [
+    ("verify.data.dataset.parse_json", 5, "too large for the available memory"),  # while loading
+    ("verify.claims.run_claim", 3, "out of memory"),  # while computing: nothing decided
+])
+def test_memory_exhaustion_is_one_line(where, code, message, tmp_path, monkeypatch, capsys):
     path = tmp_path / "d.json"
     path.write_text(json.dumps(GOOD))
 
     def no_memory(*a, **k):
         raise MemoryError
 
-    monkeypatch.setattr("verify.data.dataset.parse_json", no_memory)
-    code, _out, err = run(["mmts.lemma3", "--data", str(path)], capsys)
-    assert code == 5 and "too large for the available memory" in one_line(err)
-
-
-def test_memory_exhaustion_while_computing_is_one_line_exit_3(tmp_path, monkeypatch, capsys):
-    path = tmp_path / "d.json"
-    path.write_text(json.dumps(GOOD))
-
-    def no_memory(*a, **k):
-        raise MemoryError
-
-    monkeypatch.setattr("verify.claims.run_claim", no_memory)
-    code, out, err = run(["mmts.lemma3", "--data", str(path)], capsys)
-    assert code == 3 and "out of memory" in one_line(err) and out == ""
+    monkeypatch.setattr(where, no_memory)
+    got, out, err = run(["mmts.lemma3", "--data", str(path)], capsys)
+    assert got == code and message in one_line(err) and out == ""
 
 
 # ----- class: numbers on the command line ---------------------------------------------------------

@@ -4,6 +4,8 @@ import json
 from pathlib import Path
 
 import pytest
+from cli_helpers import one_line
+from cli_helpers import run as run_cli
 from flint import arb
 
 from verify.cli.flow import main as flow_main
@@ -16,15 +18,7 @@ from verify.numbers.precision import working_precision
 
 
 def run(argv, capsys):
-    code = flow_main(argv)
-    out, err = capsys.readouterr()
-    return code, out, err
-
-
-def one_line(err: str) -> str:
-    lines = [line for line in err.splitlines() if line.strip()]
-    assert len(lines) == 1 and "Traceback" not in err, err
-    return lines[0]
+    return run_cli(argv, capsys, entry=flow_main)
 
 
 @pytest.fixture(scope="module")

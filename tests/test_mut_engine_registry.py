@@ -4,7 +4,6 @@ numbers, aliases, errors with their hints). The CLI tests exercise these only in
 from __future__ import annotations
 
 import sys
-import textwrap
 
 import pytest
 

@@ -142,13 +142,11 @@ class SignalLatch:
 
 
 @contextlib.contextmanager
-def signals_deferred(reraise: bool = True):
-    """Ctrl-C and SIGTERM are held back for the block (a short write that must finish whole, e.g.
-    marking an interrupted index); a signal that arrived is raised after it (``reraise``) or dropped
-    (when the caller is already leaving because of one)."""
-    arrived = []
+def signal_handlers(handlers: dict):
+    """Install ``{signal number: handler}`` for the block and restore the previous ones after it;
+    outside the main thread (where Python refuses handlers) the block runs unchanged."""
     try:
-        old = {s: signal.signal(s, lambda signum, frame: arrived.append(signum)) for s in SignalLatch.SIGNALS}
+        old = {s: signal.signal(s, h) for s, h in handlers.items()}
     except ValueError:  # not the main thread
         yield
         return
@@ -157,6 +155,16 @@ def signals_deferred(reraise: bool = True):
     finally:
         for s, h in old.items():
             signal.signal(s, h)
+
+
+@contextlib.contextmanager
+def signals_deferred(reraise: bool = True):
+    """Ctrl-C and SIGTERM are held back for the block (a short write that must finish whole, e.g.
+    marking an interrupted index); a signal that arrived is raised after it (``reraise``) or dropped
+    (when the caller is already leaving because of one)."""
+    arrived = []
+    with signal_handlers({s: lambda signum, frame: arrived.append(signum) for s in SignalLatch.SIGNALS}):
+        yield
     if arrived and reraise:
         _raise_for(arrived[0])
 

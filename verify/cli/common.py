@@ -4,14 +4,21 @@ progress bars, precision."""
 from __future__ import annotations
 
 import argparse
-import contextlib
 import errno
 import os
 import signal
 import sys
 
 from verify.data.inputs import check_path_text, parse_flag_int
-from verify.errors import UsageError, VerifyError, find_interrupt, interrupt_exit_code, interrupt_name, raise_on_signal
+from verify.errors import (
+    UsageError,
+    VerifyError,
+    find_interrupt,
+    interrupt_exit_code,
+    interrupt_name,
+    raise_on_signal,
+    signal_handlers,
+)
 
 PAPERS = ("mmts", "tfsvm", "irgf")
 INTERNAL_ERROR_EXIT = 3  # nothing was decided: INCONCLUSIVE's code, never VIOLATED's 1
@@ -97,28 +104,21 @@ class GuardedStdout:
         self.broken = False
 
     def write(self, text):
-        if self.broken:
-            return len(text)
-        try:
-            return self.inner.write(text)
-        except BrokenPipeError:
-            self._break()
-        except OSError as exc:
-            if exc.errno != errno.EPIPE:
-                raise
-            self._break()
+        if not self.broken:
+            self._guard(lambda: self.inner.write(text))
         return len(text)
 
     def flush(self):
         if not self.broken:
-            try:
-                self.inner.flush()
-            except BrokenPipeError:
-                self._break()
-            except OSError as exc:
-                if exc.errno != errno.EPIPE:
-                    raise
-                self._break()
+            self._guard(self.inner.flush)
+
+    def _guard(self, action):
+        try:
+            action()
+        except OSError as exc:  # BrokenPipeError is EPIPE
+            if exc.errno != errno.EPIPE:
+                raise
+            self._break()
 
     def _break(self):
         self.broken = True
@@ -133,19 +133,10 @@ class GuardedStdout:
         return getattr(self.inner, name)
 
 
-@contextlib.contextmanager
 def _sigterm_raises():
     """SIGTERM raises Terminated (a KeyboardInterrupt) like Ctrl-C does: partial results are kept
     by the same handlers, and the exit code is 143."""
-    try:
-        old = signal.signal(signal.SIGTERM, raise_on_signal)
-    except ValueError:  # not the main thread
-        yield
-        return
-    try:
-        yield
-    finally:
-        signal.signal(signal.SIGTERM, old)
+    return signal_handlers({signal.SIGTERM: raise_on_signal})
 
 
 def run_verb(fn, *args) -> int:

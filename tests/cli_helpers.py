@@ -1,0 +1,16 @@
+"""Helpers of the CLI tests: run a verb in-process, and read its stderr as exactly one line."""
+from verify.cli.main import main
+
+
+def run(argv, capsys, entry=main):
+    """(exit code, stdout, stderr) of ``entry(argv)`` (by default ``python -m verify``'s main)."""
+    code = entry(argv)
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def one_line(err: str) -> str:
+    """The one non-blank line of ``err``; fails if there are several, or a traceback."""
+    lines = [line for line in err.splitlines() if line.strip()]
+    assert len(lines) == 1 and "Traceback" not in err, err
+    return lines[0]
