@@ -1,4 +1,4 @@
-"""The CLI contract: exit codes and one-line errors for every kind of bad input (design.md)."""
+"""The CLI contract: exit codes and one-line errors for every kind of bad input (docs/contract.md)."""
 import json
 import os
 import subprocess

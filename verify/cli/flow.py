@@ -4,7 +4,7 @@
         [--loss logistic|exponential|correlation] [--init zero|paper|random[:SEED]|a,b,c|FILE.json]
         [--until-logt X] [--save TRAJ.json] [--resume TRAJ.json] [--stages S] [--no-svm] [--check-digits]
 
-Prints the Flow JSON of design.md (numbers as decimal strings; ``log_t`` is the natural log of the
+Prints the Flow JSON of docs/contract.md (numbers as decimal strings; ``log_t`` is the natural log of the
 gradient-flow time) or a short summary. ``--check-digits`` recomputes the flow from the same start
 at precision + 10 and prints every final figure with the digits on which the two runs agree
 (``stable_digits``); without it the figures carry precision − 10 digits, not measured.
@@ -88,7 +88,7 @@ def _init(spec, par_name, data, seed_default=0):
 
 
 def flow_json(traj, seconds: float, stable: dict | None = None, check_precision: int | None = None) -> dict:
-    """The Flow JSON object of a finished trajectory (design.md). With ``stable`` (the measured
+    """The Flow JSON object of a finished trajectory (docs/contract.md). With ``stable`` (the measured
     stable digits of each figure, ``stable_digits``) every figure is printed to its stable digits;
     otherwise to precision − 10 digits, and ``stable_digits`` is null (not measured)."""
     dps = int(traj.meta["precision"])

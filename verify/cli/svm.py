@@ -3,7 +3,7 @@
     python -m verify svm --data F --kind p|W|KQ|diag|v|relaxed [--select opt|0,2,1]
                          [--precision 60] [--rank m] [--json]
 
-Exit codes (design.md): 0 solved (optimal, or certified infeasible); 2 usage error; 3 no certified
+Exit codes (docs/contract.md): 0 solved (optimal, or certified infeasible); 2 usage error; 3 no certified
 answer; 5 invalid data. Errors are one line on stderr.
 """
 from __future__ import annotations

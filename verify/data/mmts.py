@@ -1,7 +1,7 @@
 """The mmts paper's own example datasets (exact).
 
-mmts datasets (spec §5): d = 3, W = diag(1,1,0) so keys are (x₁, x₂, 0); v = e₃ so the score is
-Y·x₃. Numbers are exact decimals as printed in the spec.
+The mmts paper's figures (Fig. 1, App. experiments): d = 3, W = diag(1,1,0) so keys are (x₁, x₂, 0);
+v = e₃ so the score is Y·x₃. Numbers are the exact decimals printed with the figures.
 """
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""``SVMResult``: what ``solve_svm`` returns, and its JSON form (design.md, "SVM JSON")."""
+"""``SVMResult``: what ``solve_svm`` returns, and its JSON form (docs/contract.md, "SVM JSON")."""
 from __future__ import annotations
 
 import json
