@@ -9,6 +9,7 @@ from flint import arb
 from lemmas.mmts import lemma3
 from verify import Dataset
 from verify.geometry.probes import SCALES, directions, scaled
+from verify.kit import key_lemma
 from verify.models.attention import features
 from verify.numbers.precision import to_arb, working_precision
 
@@ -37,7 +38,7 @@ def test_key_lemma_terms_against_the_definition():
         for ref in (0, 1, 2):
             da = [to_arb(a[ref] - x) for x in a]
             dg = [to_arb(g[ref] - x) for x in g]
-            lhs, ident, off, magnitude = lemma3.key_lemma_terms(da, dg, [to_arb(x) for x in s], ref)
+            lhs, ident, off, magnitude = key_lemma.key_lemma_terms(da, dg, [to_arb(x) for x in s], ref)
             others = [t for t in range(3) if t != ref]
             want = lhs_by_definition(a, g, s, ref)
             want_ident = -sum(s[t] * (a[ref] - a[t]) for t in others) * sum(s[t] * (g[ref] - g[t]) for t in others)
@@ -54,19 +55,19 @@ def test_probe_points_and_q_directions_are_the_documented_ones(monkeypatch):
     a₁ − a_t from a = K q exactly."""
     points, diffs = [], []
 
-    class Recording(lemma3.LinearLogitModel):
+    class Recording(key_lemma.LinearLogitModel):
         def states(self, p, *args, **kwargs):
             points.append(p)
             return super().states(p, *args, **kwargs)
 
-    real = lemma3.key_lemma_terms
+    real = key_lemma.key_lemma_terms
 
     def recording_terms(da, dg, s, ref):
         diffs.append(da)
         return real(da, dg, s, ref)
 
-    monkeypatch.setattr(lemma3, "LinearLogitModel", Recording)
-    monkeypatch.setattr(lemma3, "key_lemma_terms", recording_terms)
+    monkeypatch.setattr(key_lemma, "LinearLogitModel", Recording)
+    monkeypatch.setattr(key_lemma, "key_lemma_terms", recording_terms)
     with working_precision(30) as prec:
         assert lemma3.evaluate(T3, prec).decide() == "HOLDS"
         keys = features(T3, "p")
@@ -95,7 +96,7 @@ def test_informative_items_aggregate_every_point(monkeypatch):
         calls.append(k)
         return schedule.get(k, (arb(0), arb(0), arb(0.5), arb(1)))
 
-    monkeypatch.setattr(lemma3, "key_lemma_terms", scheduled)
+    monkeypatch.setattr(key_lemma, "key_lemma_terms", scheduled)
     with working_precision(30) as prec:
         out = lemma3.evaluate(TIGHT, prec)
     dev = next(e for e in out.evidence if e.quantity.startswith("max deviation"))

@@ -20,16 +20,12 @@ False cases (tests): constant 1 for 2 → VIOLATED on the one-token tight case (
 """
 from __future__ import annotations
 
-from flint import arb
-
-from verify.claims import Claim, Evidence, Hypothesis, Outcome, register, steps
+from verify.claims import Claim, Evidence, Hypothesis, Outcome, register
 from verify.data import tfsvm as D
 from verify.data.generators import random_dataset
-from verify.geometry.probes import SCALES, directions, scaled
-from verify.geometry.tfsvm import key_lemma_terms
-from verify.kit.probes import ProbeInequality
-from verify.models.attention import LinearLogitModel, features
-from verify.numbers.precision import Precision, to_arb
+from verify.kit.key_lemma import key_lemma_scan
+from verify.models.attention import features
+from verify.numbers.precision import Precision
 
 
 def evaluate(data, prec: Precision, factor=2, power=2, v_count: int = 3) -> Outcome:
@@ -40,38 +36,11 @@ def evaluate(data, prec: Precision, factor=2, power=2, v_count: int = 3) -> Outc
                                          "opt = " + ", ".join("{" + ",".join(map(str, o)) + "}" for o in opts))])
     if not out.applicable():
         return out
-    feats = features(data, "W")
-    Vs = directions(feats, count=v_count, seed=1)[:v_count]
-    ratio = ProbeInequality(f"max |LHS| / ({factor}·Γ·A·(1−s₁)^{power}) over probe points", "<=", 1)
-    overlap = ProbeInequality("LHS and −(Σs_t(a₁−a_t))(Σs_t(γ₁−γ_t)) overlap (the identity; disjoint would refute it)",
-                              "==", True)
-    seq_dirs = [directions([Fi], count=4, seed=0) for Fi in feats]
-    work = steps(sum(map(len, seq_dirs)) * len(SCALES), "probe points")
-    deviation, min_off = arb(0), None
-    for i, (Fi, g, dirs) in enumerate(zip(feats, data.scores, seq_dirs)):
-        ref = opts[i][0]
-        model = LinearLogitModel([Fi], [g])
-        terms = []  # exact per V: a₁ − a_t, γ₁ − γ_t and factor·Γ·A
-        for V in Vs:
-            a = [sum((x * y for x, y in zip(row, V)), 0) for row in Fi]
-            terms.append(([to_arb(a[ref] - x) for x in a], [to_arb(g[ref] - x) for x in g],
-                          to_arb(factor * (max(g) - min(g)) * max(abs(x) for x in a))))
-        for k, dvec in enumerate(dirs):
-            for sc in SCALES:
-                s = model.states([to_arb(x) for x in scaled(dvec, sc)])[0].s
-                for j, (da, dg, const) in enumerate(terms):
-                    lhs, ident, off, magnitude = key_lemma_terms(da, dg, s, ref)
-                    where = f"sequence {i}, W-direction {k}, ‖W‖∞ = {sc}, V {j}"
-                    ratio.add_ratio(abs(lhs), const * off ** power, where)
-                    overlap.add(bool(lhs.overlaps(ident)), where)
-                    rel = abs(lhs - ident) / magnitude if magnitude > 0 else abs(lhs - ident)
-                    deviation = max(deviation, arb(rel.upper()))
-                    min_off = off if min_off is None or off.mid() < min_off.mid() else min_off
-                work.advance()
-    out.add(ratio.evidence(), overlap.evidence(),
-            Evidence("max deviation of LHS from the identity, relative to (Σs_t|a₁−a_t|)(Σs_t|γ₁−γ_t|)", deviation,
+    scan = key_lemma_scan(features(data, "W"), data.scores, opts, factor, power, v_count, names=("W-direction", "‖W‖∞", "V"))
+    out.add(scan.ratio.evidence(), scan.overlap.evidence(),
+            Evidence("max deviation of LHS from the identity, relative to (Σs_t|a₁−a_t|)(Σs_t|γ₁−γ_t|)", scan.deviation,
                      residual=True, note="upper end of the enclosure; reported only — the overlap tally decides"),
-            Evidence("smallest 1 − s₁ reached (saturation)", min_off))
+            Evidence("smallest 1 − s₁ reached (saturation)", scan.min_off))
     return out
 
 

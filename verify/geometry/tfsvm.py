@@ -153,20 +153,6 @@ def null_basis(rows, D: int):
 
 
 # ----- the covariance Key Lemma (v1 Lemma 7; mmts Lemma 3 in p form) ------------------------------------
-def key_lemma_terms(da, dg, s, ref: int):
-    """(LHS, identity value, 1 − s_ref, magnitude) for one sequence, from the exact differences
-    da_t = a_ref − a_t, dg_t = γ_ref − γ_t (balls) and the softmax s, cancellation-free:
-    LHS = −(1−s_ref)Σ_{t≠ref} s_t da_t dg_t + Σ_{t<u, both ≠ ref} s_t s_u (da_u − da_t)(dg_u − dg_t),
-    identity −(Σ s_t da_t)(Σ s_t dg_t), magnitude (Σ s_t|da_t|)(Σ s_t|dg_t|) (the scale of rounding errors)."""
-    others = [t for t in range(len(s)) if t != ref]
-    off = sum((s[t] for t in others), arb(0))
-    first = sum((s[t] * da[t] * dg[t] for t in others), arb(0))
-    pair = sum((s[t] * s[u] * (da[u] - da[t]) * (dg[u] - dg[t]) for t in others for u in others if t < u), arb(0))
-    ident = -sum((s[t] * da[t] for t in others), arb(0)) * sum((s[t] * dg[t] for t in others), arb(0))
-    magnitude = sum((s[t] * abs(da[t]) for t in others), arb(0)) * sum((s[t] * abs(dg[t]) for t in others), arb(0))
-    return -off * first + pair, ident, off, magnitude
-
-
 # ----- feasibility, certified either way ---------------------------------------------------------------
 def certified_feasible(res):
     """True (optimum certified) / False (verified Farkas certificate) / None (no certified answer) for an
