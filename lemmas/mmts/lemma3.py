@@ -20,10 +20,10 @@ symmetric keys) or power 3 → VIOLATED; a tied optimal token → NOT_APPLICABLE
 """
 from __future__ import annotations
 
-from verify.claims import Claim, Evidence, Figure, Hypothesis, Outcome, Series, register
+from verify.claims import Claim, Figure, Outcome, Series, register
 from verify.data import mmts as D
 from verify.data.generators import random_dataset
-from verify.kit.key_lemma import key_lemma_scan
+from verify.kit.key_lemma import key_lemma_scan, unique_reference
 from verify.models.attention import features
 from verify.numbers.precision import Precision
 
@@ -31,17 +31,12 @@ from verify.numbers.precision import Precision
 def evaluate(data, prec: Precision, factor=2, power=2, q_count: int = 3) -> Outcome:
     """The Key Lemma with constant ``factor`` and exponent ``power`` on ``data``'s sequences."""
     opts = data.optimal_tokens()
-    out = Outcome(hypotheses=[Hypothesis("reference token (optimal token) unique in every sequence",
-                                         all(len(o) == 1 for o in opts),
-                                         "opt = " + ", ".join("{" + ",".join(map(str, o)) + "}" for o in opts))])
+    out = Outcome(hypotheses=[unique_reference(opts, "reference token (optimal token) unique in every sequence")])
     if not out.applicable():
         return out
     scan = key_lemma_scan(features(data, "p"), data.scores, opts, factor, power, q_count)
     sat = scan.saturation
-    out.add(scan.ratio.evidence(), scan.overlap.evidence(),
-            Evidence("max deviation of LHS from −(Σs_t(a₁−a_t))(Σs_t(γ₁−γ_t)), relative to (Σs_t|a₁−a_t|)(Σs_t|γ₁−γ_t|)",
-                     scan.deviation, residual=True, note="upper end of the enclosure; reported only — the overlap tally decides"),
-            Evidence("smallest 1 − s₁ reached (saturation)", scan.min_off))
+    out.add(*scan.evidence())
     if sat:
         out.figures.append(Figure(
             "ratio", "Key Lemma: |LHS| / RHS against 1 − s₁", "log10(1 − s₁)", "|LHS| / (2ΓA(1−s₁)²)",

@@ -20,10 +20,10 @@ False cases (tests): constant 1 for 2 → VIOLATED on the one-token tight case (
 """
 from __future__ import annotations
 
-from verify.claims import Claim, Evidence, Hypothesis, Outcome, register
+from verify.claims import Claim, Outcome, register
 from verify.data import tfsvm as D
 from verify.data.generators import random_dataset
-from verify.kit.key_lemma import key_lemma_scan
+from verify.kit.key_lemma import key_lemma_scan, unique_reference
 from verify.models.attention import features
 from verify.numbers.precision import Precision
 
@@ -31,16 +31,11 @@ from verify.numbers.precision import Precision
 def evaluate(data, prec: Precision, factor=2, power=2, v_count: int = 3) -> Outcome:
     """Lemma 7 with constant ``factor`` and exponent ``power`` on every sequence of ``data``."""
     opts = data.optimal_tokens()
-    out = Outcome(hypotheses=[Hypothesis("reference token 1 = the optimal token, unique in every sequence",
-                                         all(len(o) == 1 for o in opts),
-                                         "opt = " + ", ".join("{" + ",".join(map(str, o)) + "}" for o in opts))])
+    out = Outcome(hypotheses=[unique_reference(opts, "reference token 1 = the optimal token, unique in every sequence")])
     if not out.applicable():
         return out
     scan = key_lemma_scan(features(data, "W"), data.scores, opts, factor, power, v_count, names=("W-direction", "‖W‖∞", "V"))
-    out.add(scan.ratio.evidence(), scan.overlap.evidence(),
-            Evidence("max deviation of LHS from the identity, relative to (Σs_t|a₁−a_t|)(Σs_t|γ₁−γ_t|)", scan.deviation,
-                     residual=True, note="upper end of the enclosure; reported only — the overlap tally decides"),
-            Evidence("smallest 1 − s₁ reached (saturation)", scan.min_off))
+    out.add(*scan.evidence())
     return out
 
 

@@ -34,6 +34,7 @@ from __future__ import annotations
 
 from verify.claims import Claim, Outcome, register
 from verify.data.dataset import Dataset
+from verify.data.tfsvm import b1_only, d_stat, d_t2  # noqa: F401 (d_stat: the false case, for tests)
 from verify.geometry.stationarity import exact_gradient_at_zero, feasible_assumption_b_dataset
 from verify.kit.stationarity import stationary_evidence, step_size_W, tfsvm_hypotheses
 from verify.numbers.precision import Precision
@@ -61,22 +62,6 @@ def evaluate(data: Dataset, prec: Precision, require_feasible: bool = True, step
     stationary_evidence(out, data, prec, "W", q, gaps, eta, steps=steps, loss=loss, symbol="W",
                         eta_note=step.detail, figure=figure)
     return out
-
-
-def d_t2() -> Dataset:
-    """D-T2: n = 2, T = 2, d = 2; B.1 and B.2 both hold; W^mm = [[0.5,−1.5],[0.5,−1.5]]."""
-    return Dataset.make(X=[[[1, 1], [0, 0]], [[2, 2], [0, 0]]], Y=[1, -1], v=[0, 1],
-                        z=[[1, 0], [1, "0.5"]], name="tfsvm-D-T2")
-
-
-def d_stat() -> Dataset:
-    """D-STAT: Att-SVM infeasible, ∇L(0) = 0 exactly."""
-    return Dataset.make(X=[[[1], [0]], [[1], [0]]], Y=[1, 1], v=[1], z=[[1], [-1]], name="tfsvm-D-STAT")
-
-
-def b1_only() -> Dataset:
-    """n = 1, T = 3, d = 3, scores (1, 0, 1/2): B.2 fails, B.1 holds (both differences tight in W^mm)."""
-    return Dataset.make(X=[[[1, 1, 1], [0, 1, 0], [1, 0, "1/2"]]], Y=[1], v=[0, 0, 1], name="tfsvm-B1-only")
 
 
 def default_datasets(seed: int = 0):

@@ -20,6 +20,11 @@ def d_stat() -> Dataset:
     return Dataset.make(X=[[[1], [0]], [[1], [0]]], Y=[1, 1], v=[1], z=[[1], [-1]], name="tfsvm-D-STAT")
 
 
+def b1_only() -> Dataset:
+    """n = 1, T = 3, d = 3, scores (1, 0, 1/2): B.2 fails, B.1 holds (both differences tight in W^mm)."""
+    return Dataset.make(X=[[[1, 1, 1], [0, 1, 0], [1, 0, "1/2"]]], Y=[1], v=[0, 0, 1], name="tfsvm-B1-only")
+
+
 def d_lmm() -> Dataset:
     """D-LMM (n = 1, T = 3, d = 3): v = e₃, z = e₁, tokens A = (0,1,1), B = (0,−1,1/2), C = 0."""
     return Dataset.make(X=[[[0, 1, 1], [0, -1, "1/2"], [0, 0, 0]]], Y=[1], v=[0, 0, 1], z=[[1, 0, 0]],

@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 
 from flint import arb
 
-from verify.claims import steps
+from verify.claims import Evidence, Hypothesis, steps
 from verify.geometry.probes import SCALES, directions, scaled
 from verify.kit.probes import ProbeInequality
 from verify.models.attention import LinearLogitModel
@@ -44,6 +44,20 @@ class KeyLemmaScan:
     deviation: arb = field(default_factory=lambda: arb(0))  # max relative deviation from the identity (upper end)
     min_off: arb | None = None  # the smallest 1 − s_r reached
     saturation: list = field(default_factory=list)  # (log10(1 − s_r), ratio) along the first direction and q
+
+    def evidence(self) -> list:
+        """The two deciding tallies, then the identity's deviation and the saturation reached (informative)."""
+        return [self.ratio.evidence(), self.overlap.evidence(),
+                Evidence("max deviation of LHS from −(Σs_t(a₁−a_t))(Σs_t(γ₁−γ_t)), relative to "
+                         "(Σs_t|a₁−a_t|)(Σs_t|γ₁−γ_t|)", self.deviation, residual=True,
+                         note="upper end of the enclosure; reported only — the overlap tally decides"),
+                Evidence("smallest 1 − s₁ reached (saturation)", self.min_off)]
+
+
+def unique_reference(opts, name: str) -> Hypothesis:
+    """The Key Lemma's hypothesis: the reference (optimal) token is unique in every sequence (exact)."""
+    return Hypothesis(name, all(len(o) == 1 for o in opts),
+                      "opt = " + ", ".join("{" + ",".join(map(str, o)) + "}" for o in opts))
 
 
 def key_lemma_scan(feats, scores, opts, factor=2, power=2, q_count: int = 3,
