@@ -36,11 +36,12 @@ from flint import arb, arb_mat
 from verify.claims import Claim, Outcome, register, steps
 from verify.data import tfsvm as D
 from verify.geometry.probes import directions, scaled
-from verify.geometry.tfsvm import kq_gradients, norm_ball, symbolic_grad_arb
+from verify.geometry.tfsvm import kq_gradients, symbolic_grad_arb
 from verify.kit.assumptions import assumption_a
 from verify.kit.probes import ProbeInequality, point_label
 from verify.models.attention import LinearLogitModel, features
 from verify.models.losses import get_loss
+from verify.numbers.linalg import norm_enclosure
 from verify.numbers.precision import Precision, to_arb
 
 SCALES = ("0", "1", "10", "100", "1000")
@@ -84,7 +85,7 @@ def evaluate(data, prec: Precision, loss="logistic", printed18: bool = False, si
         states = model.states(th)
         g = model.grad(th, states)
         lp = [model.loss.d1(st.phi) for st in states]
-        M = sum((abs(lp[i]) * abs(st.c[t]) * norm_ball([to_arb(x) for x in feats[i][t]])
+        M = sum((abs(lp[i]) * abs(st.c[t]) * norm_enclosure([to_arb(x) for x in feats[i][t]])
                  for i, st in enumerate(states) for t in range(T)), arb(0)) / n
         a = model.logits(th)
         spread = max(float(max(x.mid() for x in row)) - float(min(x.mid() for x in row)) for row in a)
@@ -93,8 +94,8 @@ def evaluate(data, prec: Precision, loss="logistic", printed18: bool = False, si
             gs = [sum(col) / n for col in zip(*(fsym([[to_arb(x) for x in row] for row in Fi],
                                                     [to_arb(x) for x in gi], [to_arb(x) for x in p])
                                                for Fi, gi in zip(feats, data.scores)))]
-        lit.add_ratio(norm_ball([x - y for x, y in zip(g, g13)]), M, where)
-        sym.add_ratio(norm_ball([x - y for x, y in zip(g, gs)]), M, where)
+        lit.add_ratio(norm_enclosure([x - y for x, y in zip(g, g13)]), M, where)
+        sym.add_ratio(norm_enclosure([x - y for x, y in zip(g, gs)]), M, where)
         for k, V in enumerate(Vs):
             inner = sum((x * to_arb(y) for x, y in zip(g, V)), arb(0))
             terms = []
@@ -158,9 +159,9 @@ def kq_evidence(data, prec, model, name, m, printed18, work):
             gs = [sum(col) / n for col in zip(*(f([[to_arb(x) for x in row] for row in Fi], [to_arb(x) for x in gi], psi)
                                                for Fi, gi in zip(feats, data.scores)))]
         eng = gK.entries() + gQ.entries()
-        size = norm_ball([to_arb(x) for row in K + Q for x in row])
-        MG = norm_ball(model.grad([to_arb(x) for x in W])) + norm_ball(gs)
-        tally.add_ratio(norm_ball([x - y for x, y in zip(eng, gs)]), MG * size, f"c = {sc}")
+        size = norm_enclosure([to_arb(x) for row in K + Q for x in row])
+        MG = norm_enclosure(model.grad([to_arb(x) for x in W])) + norm_enclosure(gs)
+        tally.add_ratio(norm_enclosure([x - y for x, y in zip(eng, gs)]), MG * size, f"c = {sc}")
         work.advance()
     return tally.evidence()
 

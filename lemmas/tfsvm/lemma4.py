@@ -37,11 +37,12 @@ from verify.data.generators import random_dataset
 from verify.geometry.probes import probe_points
 from verify.geometry.smoothness import hessian_local_maxima, hessian_norm
 from verify.geometry.stationarity import smoothness_W
-from verify.geometry.tfsvm import kq_directions, kq_probe, norm_ball
+from verify.geometry.tfsvm import kq_directions, kq_probe
 from verify.kit.assumptions import assumption_a
 from verify.kit.probes import ProbeInequality, point_label
 from verify.models.attention import LinearLogitModel, features
 from verify.models.losses import get_loss
+from verify.numbers.linalg import norm_enclosure
 from verify.numbers.precision import Precision, to_arb, to_decimal_string
 
 LOSSES = ("logistic", "exponential", "correlation")
@@ -79,8 +80,8 @@ def evaluate(data, prec: Precision, constants: str = "printed", parts=("W", "KQ"
                 lip = ProbeInequality("logistic: max ‖∇L(A) − ∇L(B)‖_F / (L_W‖A − B‖_F) over consecutive probe "
                                       "points (a)", "<=", 1)
                 for k in range(1, len(pts)):
-                    dw = norm_ball([to_arb(a - b) for a, b in zip(pts[k], pts[k - 1])])
-                    lip.add_ratio(norm_ball([a - b for a, b in zip(grads[k], grads[k - 1])]), LW[nm] * dw,
+                    dw = norm_enclosure([to_arb(a - b) for a, b in zip(pts[k], pts[k - 1])])
+                    lip.add_ratio(norm_enclosure([a - b for a, b in zip(grads[k], grads[k - 1])]), LW[nm] * dw,
                                   f"{point_label(pts[k - 1], 4)} → {point_label(pts[k], 4)}")
                 out.add(lip.evidence())
     if "KQ" in parts:

@@ -20,6 +20,7 @@ import numpy as np
 from flint import arb, arb_mat
 
 from verify.models.attention import LinearLogitModel
+from verify.numbers.linalg import norm_enclosure
 from verify.numbers.precision import to_arb
 
 
@@ -77,14 +78,7 @@ def kq_probe(model: LinearLogitModel, part: str, u, e, c, h):
         g0, g1 = kq_gradients(model, fixed, zero)[idx], kq_gradients(model, fixed, moved)[idx]
     else:
         g0, g1 = kq_gradients(model, zero, fixed)[idx], kq_gradients(model, moved, fixed)[idx]
-    return norm_ball((g1 - g0).entries()) / norm_ball([r[0] for r in moved]), norm_ball([r[0] for r in fixed])
-
-
-def norm_ball(vec) -> arb:
-    """A ball containing ‖vec‖₂, safe when entries are balls around 0: [√Σ(min|x|)², √Σ(max|x|)²]."""
-    lo = arb(sum((arb(x.abs_lower()) ** 2 for x in vec), arb(0)).sqrt().lower())
-    hi = arb(sum((arb(x.abs_upper()) ** 2 for x in vec), arb(0)).sqrt().upper())
-    return (lo + hi) / 2 + arb(0, ((hi - lo) / 2).upper())
+    return norm_enclosure((g1 - g0).entries()) / norm_enclosure([r[0] for r in moved]), norm_enclosure([r[0] for r in fixed])
 
 
 # ----- the symbolic derivation evaluated in arb balls (an independent, certified oracle) ------------

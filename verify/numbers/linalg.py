@@ -102,3 +102,11 @@ def spectral_norm(rows) -> arb:
     lam = sym_spectral_norm(G)
     lo = arb(max(lam.lower(), arb(0)))
     return _enclose(lo.sqrt(), arb(lam.upper()).sqrt())
+
+
+def norm_enclosure(vec) -> arb:
+    """A ball containing ‖vec‖₂, safe when entries are balls around 0 (where √ of Σx² gives NaN):
+    [√Σ(min|x|)², √Σ(max|x|)²] — both ends rigorous, so a residual compared through it can fail."""
+    lo = sum((arb(x.abs_lower()) ** 2 for x in vec), arb(0)).sqrt().lower()
+    hi = sum((arb(x.abs_upper()) ** 2 for x in vec), arb(0)).sqrt().upper()
+    return (arb(lo) + arb(hi)) / 2 + arb(0, ((arb(hi) - arb(lo)) / 2).upper())
