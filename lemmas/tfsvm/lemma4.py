@@ -136,4 +136,4 @@ large ‖K‖, ‖Q‖ (certified witnesses). L_W is checked at every probe poin
 CLAIM = register(Claim(id="tfsvm.lemma4", paper="tfsvm", number="Lemma 4", kind="inequality",
                        title="Lipschitz gradients: L_W (holds) and the printed L_K = ‖Q‖L_W, L_Q = ‖K‖L_W (FLAWED-v1)",
                        statement=STATEMENT, check=evaluate, default_datasets=default_datasets,
-                       aliases=("smoothness-W",)))
+                       aliases=("smoothness", "smoothness-W")))

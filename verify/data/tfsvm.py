@@ -66,3 +66,48 @@ def hull_middle() -> Dataset:
     """n = 1, T = 3, d = 2: tokens (0,0), (1,0), (2,0), z = (1,1), v = e₁: the middle token lies in the hull of the
     others, so Att-SVM with α = (1) is infeasible (and so is its per-sequence separation); α = (0), (2) are feasible."""
     return Dataset.make(X=[[[0, 0], [1, 0], [2, 0]]], Y=[1], v=[1, 0], z=[[1, 1]], name="tfsvm-hull-middle")
+
+
+def acute_pair() -> Dataset:
+    """Constructed for tfsvm.aux.no-spurious-lmm (n = 2, T = 3, d = 2, z = e₁, e₂): each sequence's tokens form an
+    acute triangle, and W z_i is the i-th column of W, so the Att-SVM of every α splits per sequence and every
+    non-selected token is a support index (both constraints of a vertex are tight iff the triangle has no obtuse
+    angle at the other two vertices). v = (1, 1/2), Y = (1, −1): scores (2, 1, −3/2), (−2, 3/2, 1)."""
+    return Dataset.make(X=[[[2, 0], [0, 2], [-1, -1]], [[1, 2], [-2, 1], [0, -2]]], Y=[1, -1], v=[1, "1/2"],
+                        z=[[1, 0], [0, 1]], name="tfsvm-acute-pair")
+
+
+def b2_obtuse() -> Dataset:
+    """Constructed for tfsvm.aux.no-spurious-lmm (n = 1, T = 3, d = 2, z = e₁): tokens (0,1), (−3,0), (1,0), v = e₂,
+    scores (1, 0, 0) (B.2); the triangle is obtuse at (0,1), so α = (1) has a non-support token (part (i)'s
+    hypothesis fails, part (ii)'s holds)."""
+    return Dataset.make(X=[[[0, 1], [-3, 0], [1, 0]]], Y=[1], v=[0, 1], z=[[1, 0]], name="tfsvm-b2-obtuse")
+
+
+def thm4_trap() -> Dataset:
+    """Constructed for tfsvm Theorems 4/5 (n = 2, T = 2, d = 3; B.2 holds as T = 2): the D-T2 mechanism with the
+    roles swapped and no symmetry. Scores (1, 1/2) and (−1/2, 0): opt = (1, 2). α = (2, 2) is locally optimal:
+    sequence 2 selects its optimal token (support), sequence 1 deviates to its lower-score token with margin
+    κ = ⟨D̂₂, D̂₁⟩/‖D̂₂‖² = 8/5 > 1 in W^mm_α (no support index, Def. 2 vacuous)."""
+    return Dataset.make(X=[[[1, 0, 1], [-1, 1, 0]], [[1, -1, 1], [0, -1, "1/2"]]], Y=[1, -1], v=[0, "1/2", 1],
+                        z=[[1, 1, 0], [1, 0, "1/2"]], name="tfsvm-thm4-trap")
+
+
+def thm4_single() -> Dataset:
+    """n = 1, T = 3, d = 2, scores (1, 0, 0) (B.2): every locally-optimal direction is the GMM (n = 1), so
+    Theorems 4/5 have no spurious LMM to be trapped at."""
+    return Dataset.make(X=[[[1, 1], [0, 1], [0, -1]]], Y=[1], v=[1, 0], z=[[1, "1/2"]], name="tfsvm-thm4-single")
+
+
+def lemma10_shared_query() -> Dataset:
+    """Constructed for Lemma 10 (n = 2, T = 2, d = 2, one shared query z = e₁, rank Z = 1): v = (1, −4), Y = 1,
+    tokens ((1,0), 0) and ((3,1), 0): γ = (1, 0), (−1, 0); W^mm z = (1, −4) (both margins 1, ‖W^mm‖² = 17);
+    α = (1, 1): W^mm_α z = (1, 0), margins 1 (support) and 3 (sequence 2 deviates, no support index): an LMM
+    with corr(W^mm_α, W^mm) = 1/√17."""
+    return Dataset.make(X=[[[1, 0], [0, 0]], [[3, 1], [0, 0]]], Y=[1, 1], v=[1, -4], z=[[1, 0], [1, 0]],
+                        name="tfsvm-lemma10-shared-query")
+
+
+def n1_equal_scores() -> Dataset:
+    """n = 1, T = 3, d = 2, v = e₂, z = (1, 1): tokens (0,1), (1,0), (−2,0), γ = (1, 0, 0) (B.2); W^mm z = (0, 1)."""
+    return Dataset.make(X=[[[0, 1], [1, 0], [-2, 0]]], Y=[1], v=[0, 1], z=[[1, 1]], name="tfsvm-n1-equal-scores")
