@@ -1,20 +1,16 @@
-"""No finite stationary points (mmts.thm2.stationary, tfsvm.thm3.stationary) on generated data.
+"""No finite stationary points (mmts.thm2.stationary) on generated data.
 
 * the certified ball bound c(R) is never above ‖∇L(θ)‖ at points of the ball (soundness of the
   certificate that rules out stationary points in ‖θ‖ ≤ R);
-* the W-parameterisation check (tfsvm Theorem 3) is never VIOLATED on data meeting B.2 with a
-  feasible Att-SVM (random queries, d = 1…3, T = 2…3, n = 1…2);
 * the exact ∇L(0) test agrees with the ball-arithmetic gradient at 0.
+(tfsvm Theorem 3, the W-parameterisation: properties/test_tfsvm_thm36_properties.py.)
 """
-from fractions import Fraction
 
 from flint import arb
 from hypothesis import assume, given
 from hypothesis import strategies as st
 
-from lemmas.tfsvm import thm3_stationary as tstat
-from properties.strategies import save_failure
-from properties.test_lemma4_properties import assumption_b_datasets, feasible, rationals
+from properties.test_lemma4_properties import assumption_b_datasets, feasible
 from verify import Dataset
 from verify.geometry.stationarity import assumption_b, ball_lower_bound, exact_gradient_at_zero, gmm
 from verify.models.attention import LinearLogitModel
@@ -37,37 +33,6 @@ def test_ball_lower_bound_is_sound(data, R, raw):
         gn = sum((x * x for x in g), arb(0)).sqrt()
         assert c > 0
         assert not (c > gn), (c, gn, p)
-
-
-@st.composite
-def w_datasets(draw):
-    n = draw(st.integers(1, 2))
-    T = draw(st.integers(2, 3))
-    d = draw(st.integers(1, 3))
-    X = []
-    for _ in range(n):
-        opt = draw(st.integers(0, T - 1))
-        base, gap = draw(rationals), draw(st.sampled_from([Fraction(1, 1000), Fraction(1, 2), Fraction(3)]))
-        seq = []
-        for t in range(T):
-            tok = [draw(rationals) for _ in range(d - 1)] + [base + gap if t == opt else base]
-            seq.append(tok)
-        X.append(seq)
-    z = [[draw(rationals) for _ in range(d)] for _ in range(n)]
-    assume(all(any(zi) for zi in z))
-    return Dataset.make(X=X, Y=[1] * n, v=[0] * (d - 1) + [1], z=z, name="hypothesis-W")
-
-
-@given(w_datasets())
-def test_tfsvm_no_stationary_never_violated(data):
-    with working_precision(25):
-        assume(gmm(data, "W", 25).status == "optimal")
-    with working_precision(25) as prec:
-        out = tstat.evaluate(data, prec, steps=30, figure=False)
-    verdict = out.decide()
-    if verdict == "VIOLATED":
-        raise AssertionError(f"counterexample saved to {save_failure(data, 'tfsvm.thm3.stationary')}")
-    assert verdict == "HOLDS", [(e.quantity, e.decide(), e.note) for e in out.evidence]
 
 
 @given(st.integers(1, 3), st.integers(2, 4), st.integers(1, 2), st.data())

@@ -1,9 +1,11 @@
-"""tfsvm.thm3.stationary datasets (mutation tests): each built-in dataset is the documented one, checked
-by what the docstrings derive from it — D-T2's W^mm = [[1/2, −3/2], [1/2, −3/2]], B1-only's scores and
-its W^mm derived here by hand, D-STAT infeasible with ∇L(0) = 0 exactly; the defaults follow ``--seed``."""
+"""tfsvm.thm3 datasets (mutation tests): each built-in dataset is the documented one, checked by what the
+docstrings derive from it — D-T2's W^mm = [[1/2, −3/2], [1/2, −3/2]], B1-only's scores and its W^mm derived
+here by hand, D-STAT infeasible with ∇L(0) = 0 exactly; the defaults follow ``--seed``; evaluate's two
+hypothesis modes."""
 from fractions import Fraction as F
 
-from lemmas.tfsvm import thm3_stationary as m
+from lemmas.tfsvm import thm3 as m
+from verify.data.tfsvm import d_stat
 from verify.geometry.stationarity import exact_gradient_at_zero, feasible_assumption_b_dataset
 from verify.svm import solve_svm
 
@@ -35,7 +37,7 @@ def test_b1_only_is_the_documented_dataset():
 
 
 def test_d_stat_is_infeasible_with_zero_gradient():
-    d = m.d_stat()
+    d = d_stat()
     assert d.name == "tfsvm-D-STAT" and (d.n, d.T, d.d) == (2, 2, 1)
     assert [list(s) for s in d.scores] == [[1, 0], [1, 0]]
     assert solve_svm(d, "W", dps=30, check_unique=False).status == "infeasible"
@@ -51,46 +53,10 @@ def test_default_datasets_follow_the_seed():
     assert [g.to_json() for g in m.default_datasets()] == [g.to_json() for g in m.default_datasets(0)]
 
 
-# ----- evaluate: what reaches the kit, the step count, the printed-statement mode -----------------------
-from verify.claims import Outcome  # noqa: E402
+# ----- evaluate: the hypotheses in both modes, the notes ---------------------------------------------
 from verify.data.dataset import Dataset  # noqa: E402
-from verify.kit.stationarity import stationary_evidence, step_size_W, tfsvm_hypotheses  # noqa: E402
+from verify.kit.stationarity import step_size_W, tfsvm_hypotheses  # noqa: E402
 from verify.numbers.precision import working_precision  # noqa: E402
-
-
-def test_evaluate_passes_its_arguments_to_the_kit():
-    """With the exponential loss and 300 steps, the items are those of ``stationary_evidence`` called with
-    the same W^mm, gaps, η = 1/L_W for that loss, symbol W and the step hypothesis' detail as the η note."""
-    d = m.d_t2()
-    with working_precision(20) as prec:
-        out = m.evaluate(d, prec, steps=300, loss="exponential")
-        hyps, feasible, q, gaps = tfsvm_hypotheses(d, "exponential", prec.dps)
-        eta, step = step_size_W(d, "exponential")
-        ref = Outcome()
-        stationary_evidence(ref, d, prec, "W", q, gaps, eta, steps=300, loss="exponential", symbol="W",
-                            eta_note=step.detail, figure=True)
-    assert [h.name for h in out.hypotheses] == [h.name for h in hyps] + [feasible.name, step.name]
-    assert [h.detail for h in out.hypotheses][-1] == step.detail
-    assert step.detail != step_size_W(d, "logistic")[1].detail
-    assert [e.quantity for e in out.evidence] == [e.quantity for e in ref.evidence]
-    assert [e.note for e in out.evidence] == [e.note for e in ref.evidence]
-    assert [str(e.value) for e in out.evidence] == [str(e.value) for e in ref.evidence]
-    assert any(step.detail in e.note for e in out.evidence)
-    assert out.range == "t ≤ 300 GD steps" and len(out.figures) == len(ref.figures) == 1
-    assert any(e.quantity.startswith("GD from W(0) = 0:") for e in out.evidence)
-
-
-def _steps_run(data):
-    with working_precision(15) as prec:
-        out = m.evaluate(data, prec, figure=False)
-    assert out.figures == []
-    return out.range
-
-
-def test_default_step_count_switches_at_n_T_d2_32():
-    """6000 GD steps when n·T·d² ≤ 32, else 2000: n = 2, T = 4, d = 2 gives 32; n = 1, T = 4, d = 3 gives 36."""
-    assert _steps_run(feasible_assumption_b_dataset(n=2, T=4, d=2, seed=0, param="W")) == "t ≤ 6000 GD steps"
-    assert _steps_run(feasible_assumption_b_dataset(n=1, T=4, d=3, seed=0, param="W")) == "t ≤ 2000 GD steps"
 
 
 def _infeasible_moving():
@@ -100,18 +66,21 @@ def _infeasible_moving():
 
 
 def test_printed_statement_mode_and_the_zero_gradient_note():
-    d = m.d_stat()
+    d = d_stat()
     with working_precision(15) as prec:
         hyps, feasible, _, _ = tfsvm_hypotheses(d, "logistic", prec.dps)
         assert feasible.met is False and hyps[1].met and hyps[2].met  # B.2 holds, W^mm does not exist
         out = m.evaluate(d, prec)
         assert out.decide() == "NOT_APPLICABLE"
+        assert [h.name for h in out.hypotheses] == [h.name for h in hyps] + [feasible.name, step_size_W(d)[1].name]
         assert "without W^mm the conclusion fails here: ∇L(0) = 0 exactly (uniform attention)" in out.notes
-        loose = m.evaluate(d, prec, require_feasible=False, steps=30, figure=False)
+        loose = m.evaluate(d, prec, require_feasible=False, lengths=(30,), figure=False)
         assert [h.name for h in loose.hypotheses] == [h.name for h in hyps] + [step_size_W(d)[1].name]
         assert loose.notes[0] == "hypothesis 'W^mm exists' NOT enforced (the printed statement): not met"
-        ok = m.evaluate(m.d_t2(), prec, require_feasible=False, steps=30, figure=False)
+        assert loose.range == "k ≤ 30 GD steps (η = 1/L_W) from 2 starts"  # no W^mm: no ray start
+        ok = m.evaluate(m.d_t2(), prec, require_feasible=False, lengths=(30,), figure=False)
         assert ok.notes[0] == "hypothesis 'W^mm exists' NOT enforced (the printed statement): met"
+        assert ok.range == "k ≤ 30 GD steps (η = 1/L_W) from 3 starts"
         h2, f2, _, _ = tfsvm_hypotheses(m.d_t2(), "logistic", prec.dps)
         assert [h.name for h in ok.hypotheses] == [h.name for h in h2] + [step_size_W(m.d_t2())[1].name]
         mv = _infeasible_moving()
@@ -119,3 +88,13 @@ def test_printed_statement_mode_and_the_zero_gradient_note():
         assert fm.met is False
         out = m.evaluate(mv, prec)
         assert out.decide() == "NOT_APPLICABLE" and not any("∇L(0) = 0" in n for n in out.notes)
+
+
+def test_exponential_loss_reaches_the_step_size():
+    """The loss argument reaches the step size: η = 1/L_W of the exponential loss (M₀ = M₁ = e^B)."""
+    d = m.d_t2()
+    with working_precision(20) as prec:
+        out = m.evaluate(d, prec, lengths=(20,), loss="exponential", figure=True)
+    step = step_size_W(d, "exponential")[1]
+    assert out.hypotheses[-1].detail == step.detail != step_size_W(d, "logistic")[1].detail
+    assert step.detail in out.notes and len(out.figures) == 2

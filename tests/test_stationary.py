@@ -1,6 +1,6 @@
-"""mmts.thm2.stationary / tfsvm.thm3.stationary (no finite stationary point, norm diverges): HOLDS on the
-defaults; data without a feasible max-margin SVM has ∇ = 0 at 0 exactly — NOT_APPLICABLE naming the
-hypothesis, VIOLATED when the hypothesis is switched off."""
+"""mmts.thm2.stationary (no finite stationary point, norm diverges): HOLDS on the defaults; data without a
+feasible max-margin SVM has ∇ = 0 at 0 exactly — NOT_APPLICABLE naming the hypothesis, VIOLATED when the
+hypothesis is switched off. (tfsvm Theorem 3, on the same kit: tests/test_tfsvm_thm3.py.)"""
 from fractions import Fraction
 
 from flint import arb
@@ -8,7 +8,6 @@ from flint import arb
 from lemmas.mmts import thm2_stationary as mstat
 from verify.claims import REGISTRY, run_claim
 from verify.data import mmts as D
-from verify.data.generators import random_dataset
 from verify.geometry.stationarity import ball_lower_bound, exact_gradient_at_zero, gmm
 from verify.kit.stationarity import divergence_evidence, gd_checkpoints, step_size_p
 from verify.models.attention import LinearLogitModel
@@ -92,48 +91,3 @@ def test_ball_bound_is_a_lower_bound_at_probe_points():
 
 def test_aliases_resolve():
     assert REGISTRY.resolve("no-finite-stationary-points")[0].id == "mmts.thm2.stationary"
-
-
-# ----- tfsvm.thm3.stationary --------------------------------------------------------------------
-from lemmas.tfsvm import thm3_stationary as tstat  # noqa: E402
-
-
-def test_tfsvm_holds_on_defaults():
-    with working_precision(30) as prec:
-        for data in tstat.CLAIM.default_datasets():
-            out = tstat.evaluate(data, prec, steps=300, figure=False)
-            assert out.decide() == "HOLDS", (data.name, [(e.quantity, e.decide()) for e in out.evidence])
-            assert out.decision().certainty == "evidence" and out.range == "t ≤ 300 GD steps"
-            assert "step size η ≤ 1/L_W" in out.hypotheses[-1].name and out.hypotheses[-1].met is True
-
-
-def test_tfsvm_b1_only_uses_b1():
-    with working_precision(30) as prec:
-        out = tstat.evaluate(tstat.b1_only(), prec, steps=100, figure=False)
-    hB = [h for h in out.hypotheses if h.name.startswith("Assumption B")][0]
-    assert hB.met and "B.1: met" in hB.detail and "B.2: not met" in hB.detail
-    assert out.decide() == "HOLDS"
-
-
-def test_tfsvm_dstat_not_applicable_and_violated_without_feasibility():
-    v = run_claim(tstat.CLAIM, [tstat.d_stat()], dps=30)
-    assert v.verdict == "NOT_APPLICABLE"
-    failed = [h for h in v.hypotheses if not h.met]
-    assert len(failed) == 1 and "W^mm exists" in failed[0].name
-    with working_precision(30) as prec:
-        out = tstat.evaluate(tstat.d_stat(), prec, require_feasible=False, steps=200, figure=False)
-    assert out.decide() == "VIOLATED"
-    assert exact_gradient_at_zero(tstat.d_stat(), "W")[0]
-
-
-def test_tfsvm_no_B_not_applicable():
-    # D-NB of the spec: γ = (1, 0.9, 0.18): neither B.1 nor B.2
-    dnb = random_dataset(n=1, T=3, d=2, seed=0)  # placeholder shape; replaced below
-    dnb = dnb.replace(X=[[[0, 1], [-5, 0], [-1, 0]]], Y=[1], v=["-0.18", 1], z=[[1, 0]], name="D-NB")
-    v = run_claim(tstat.CLAIM, [dnb], dps=30)
-    assert v.verdict == "NOT_APPLICABLE"
-    assert any(h.name.startswith("Assumption B") and not h.met for h in v.hypotheses)
-
-
-def test_tfsvm_alias_distinct_from_mmts():
-    assert REGISTRY.resolve("no-stationary-points-W")[0].id == "tfsvm.thm3.stationary"

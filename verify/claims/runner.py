@@ -9,6 +9,9 @@ both certified by its ball and unchanged by the recomputation. Datasets combine 
 from __future__ import annotations
 
 import copy
+import dataclasses
+import functools
+import inspect
 import time
 from dataclasses import dataclass, field
 
@@ -27,7 +30,7 @@ from verify.claims.verdict import (
     _is_exact,
 )
 from verify.data.dataset import Dataset
-from verify.errors import DataError
+from verify.errors import DataError, UsageError
 from verify.numbers.precision import Precision, agreement_digits, certified_digits, working_precision
 from verify.report.markdown import verdict_label
 
@@ -107,6 +110,10 @@ class Verdict:
 
     def _repr_markdown_(self) -> str:  # notebooks
         return self.to_markdown()
+
+    def __str__(self) -> str:
+        why = "".join(f"\n  why: {r}" for r in self.reasons)
+        return f"{self.claim.id} ({self.dataset}): {self.label}{why}"
 
 
 def _run_once(claim: Claim, data: Dataset, dps: int) -> Outcome:
@@ -265,8 +272,17 @@ def coerce_dataset(data) -> Dataset:
     raise DataError(f"cannot use a {type(data).__name__} as a dataset")
 
 
-def check(claim_id: str, data=None, precision: int = 50) -> Verdict:
-    """Run one claim from Python: on its default datasets, or on ``data`` (Dataset, dict or path)."""
+def check(claim_id: str, data=None, precision: int = 50, **options) -> Verdict:
+    """Run one claim from Python: on its default datasets, or on ``data`` (Dataset, dict or path).
+    ``options`` go to the claim's check (e.g. ``require_feasible=False``: a hypothesis switched off, the
+    replay of a printed statement); an option the check does not take is a UsageError."""
     claim, _ = REGISTRY.resolve(claim_id)
+    if options:
+        params = inspect.signature(claim.check).parameters
+        unknown = [k for k in options if k not in params or k in ("data", "prec")]
+        if unknown:
+            raise UsageError(f"{claim.id} takes no option {', '.join(unknown)}; its options: "
+                             f"{', '.join(k for k in list(params)[2:]) or 'none'}")
+        claim = dataclasses.replace(claim, check=functools.partial(claim.check, **options))
     datasets = [coerce_dataset(data)] if data is not None else claim.default_datasets(seed=0)
     return run_claim(claim, datasets, dps=precision)

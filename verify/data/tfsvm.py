@@ -85,12 +85,13 @@ def b2_obtuse() -> Dataset:
 
 
 def thm4_trap() -> Dataset:
-    """Constructed for tfsvm Theorems 4/5 (n = 2, T = 2, d = 3; B.2 holds as T = 2): the D-T2 mechanism with the
-    roles swapped and no symmetry. Scores (1, 1/2) and (−1/2, 0): opt = (1, 2). α = (2, 2) is locally optimal:
-    sequence 2 selects its optimal token (support), sequence 1 deviates to its lower-score token with margin
-    κ = ⟨D̂₂, D̂₁⟩/‖D̂₂‖² = 8/5 > 1 in W^mm_α (no support index, Def. 2 vacuous)."""
-    return Dataset.make(X=[[[1, 0, 1], [-1, 1, 0]], [[1, -1, 1], [0, -1, "1/2"]]], Y=[1, -1], v=[0, "1/2", 1],
-                        z=[[1, 1, 0], [1, 0, "1/2"]], name="tfsvm-thm4-trap")
+    """Constructed for tfsvm Theorems 4/5 (n = 2, T = 2, d = 2; B.2 holds as T = 2): the D-T2 mechanism with the
+    roles swapped, generic rational entries (found by a seeded search over halves), Y = (+1, −1). Scores
+    (1/2, −3/4) and (−9/4, −1): opt = (1, 2). α = (2, 2) is locally optimal: sequence 2 selects its optimal token
+    (support), sequence 1 deviates to its lower-score token with margin κ = ĝ12/ĝ11 = 5/4 > 1 in W^mm_α (no
+    support index: Def. 2 vacuous)."""
+    return Dataset.make(X=[[[0, -1], [1, "-1/2"]], [[-2, "-1/2"], [-1, 0]]], Y=[1, -1], v=[-1, "-1/2"],
+                        z=[[-1, "-3/2"], [-1, -1]], name="tfsvm-thm4-trap")
 
 
 def thm4_single() -> Dataset:
@@ -111,3 +112,24 @@ def lemma10_shared_query() -> Dataset:
 def n1_equal_scores() -> Dataset:
     """n = 1, T = 3, d = 2, v = e₂, z = (1, 1): tokens (0,1), (1,0), (−2,0), γ = (1, 0, 0) (B.2); W^mm z = (0, 1)."""
     return Dataset.make(X=[[[0, 1], [1, 0], [-2, 0]]], Y=[1], v=[0, 1], z=[[1, 1]], name="tfsvm-n1-equal-scores")
+
+
+def thm6_lmm() -> Dataset:
+    """Theorem 6 without Assumption C (n = 2, T = 3, d = 2, explicit queries): ``random_dataset(n=2, T=3, d=2,
+    seed=222, scale="1/10", queries=True)`` of ``verify.data.generators``, found by a seeded search (seeds 0–299
+    with unique optimal tokens and gap ≥ 1/10, failing C, whose float64 normalised-GD path from the first step
+    −∇L(0) ended at a locally-optimal α ≠ opt) and kept here as exact data. Scores (−29/50, −87/20, −1) and
+    (−14/5, 107/180, −107/720): opt = (0, 1); three of the four C margins are ≤ 0 (smallest ≈ −0.0779, sequence 1,
+    token 0); GD from 0 then the gradient flow settle at the LMM α = (2, 1) (sequence 0 selects its lowest-but-one
+    token)."""
+    return Dataset.make(X=[[["-7/20", "-1/25"], ["-9/5", "1/4"], ["1/10", "2/5"]],
+                           [["-19/20", "3/10"], ["11/90", "-7/60"], ["-1/18", "1/80"]]],
+                        Y=[1, 1], v=[2, -3], z=[["-19/40", "6/35"], ["3/5", "-1/30"]], name="tfsvm-thm6-lmm")
+
+
+def thm3_cancelling() -> Dataset:
+    """Theorem 3's printed hypotheses without W^mm (constructed; n = 2, T = 2, d = 1, v = 1): sequences (2, 0) with
+    z = 1 and (3, −1) with z = −1/4, scores = tokens. B.2 holds (T = 2); Att-SVM asks 2w ≥ 1 and −w ≥ 1 (infeasible);
+    both mean scores are 1, so ∇L(0) = (1/4)ℓ'(1)[(1·2 − 1·0)·1 + (2·3 − 2·(−1))·(−1/4)] = 0 exactly although the
+    sequences differ (unlike D-STAT's two copies)."""
+    return Dataset.make(X=[[[2], [0]], [[3], [-1]]], Y=[1, 1], v=[1], z=[[1], ["-1/4"]], name="tfsvm-thm3-cancelling")

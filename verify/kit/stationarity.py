@@ -1,7 +1,8 @@
 """Claim-kit pieces for "the max-margin solution is a global descent direction; no finite stationary
 point; GD diverges in norm" (mmts Lemma 4 and Theorem 2, tfsvm Theorem 3): the hypotheses computed on
 the data, the step size against the certified smoothness constant, GD runs whose per-step projection
-increase is a ``Tally``, and the shared evidence. The static geometry (descent terms, probe points,
+increase is a ``Tally``, and the shared evidence; GD from several starts at once (``GDLockstep``) with
+"‖∇L(θ(k))‖ → 0, ‖θ(k)‖ → ∞" decided by rules on the late part of the run (``gd_limits``). The static geometry (descent terms, probe points,
 ball bounds) is ``verify.geometry.stationarity``; the flow direction is ``verify.kit.direction``.
 """
 from __future__ import annotations
@@ -10,9 +11,11 @@ import math
 from dataclasses import dataclass, field
 from fractions import Fraction
 
-from flint import arb
+import numpy as np
+from flint import arb, arb_mat
 
-from verify.claims import Evidence, Figure, Hypothesis, Series, Tally, rules
+from verify.claims import Evidence, Figure, Hypothesis, Series, Tally, rules, steps
+from verify.claims.verdict import Decision
 from verify.data.dataset import Dataset
 from verify.geometry.smoothness import smoothness_constant
 from verify.geometry.stationarity import (
@@ -139,6 +142,7 @@ class GDRun:
     losses: list = field(default_factory=list)    # L(θ(t)) − L⋆ (arb)
     projections: list = field(default_factory=list)  # ⟨θ(t), q⟩/‖q‖ when q is given
     increase: Tally | None = None                 # ⟨θ(t+1) − θ(t), q⟩ = −η⟨∇L(θ(t)), q⟩ > 0 at every step
+    selected: list = field(default_factory=list)  # tokens selected at the checkpoints (GDLockstep)
 
 
 def gd_checkpoints(model: LinearLogitModel, theta0, eta, checkpoints, q=None, quantity: str = "") -> GDRun:
@@ -210,6 +214,35 @@ def norm_series(run: GDRun, label: str, symbol: str, fit: bool) -> list[Series]:
 
 
 # ----- "no finite stationary point; GD diverges in norm": the shared evidence -----------------------
+def no_stationary_evidence(out, data: Dataset, model: LinearLogitModel, param: str, q, gaps, *, symbol: str = "p",
+                           radii=BALL_RADII, scales=SIGN_SCALES) -> None:
+    """Part (i) of ``stationary_evidence``: with the exact max-margin solution ``q``, a Tally of
+    ⟨∇L(θ), q⟩ < 0 at every adversarial probe point and (with ``gaps``) the certified c(R) > 0 with
+    ‖∇L‖ ≥ c(R) on the balls ‖θ‖ ≤ R; without ``q``, ∇L(0) decided exactly (0: a stationary point)."""
+    if q is None:
+        zero, _ = exact_gradient_at_zero(data, param)
+        g0 = model.grad([arb(0)] * model.D)
+        out.add(Evidence(
+            f"‖∇L(0)‖ computed exactly at uniform attention (0 means {symbol} = 0 is a stationary point)",
+            Fraction(0) if zero else dot(g0, g0).sqrt(), ">", 0,
+            note="every per-sequence vector Σ_t (γ_it − γ̄_i) F_it vanishes exactly" if zero else ""))
+        return
+    margins = exact_margins(features(data, param), model.opt, q)
+    dirs = probe_directions(features(data, param), model.opt, q, count=4)
+    pts = probe_points(dirs, scales, symbol)
+    pairs = PairTable(model, q)
+    sign = Tally(f"max over {len(pts)} adversarial points of ⟨∇L({symbol}), {symbol}^mm⟩ (so ∇L ≠ 0 there)", "<", 0)
+    for where, p, _, _ in pts:
+        sign.add(descent_terms(model, q, margins, p, pairs=pairs).inner, where)
+    out.add(sign.evidence())
+    if gaps is not None:
+        for R in radii:
+            out.add(Evidence(
+                f"certified inf of ‖∇L({symbol})‖ over the ball ‖{symbol}‖ ≤ {R} (lower bound c(R))",
+                ball_lower_bound(model, q, R, gaps), ">", 0,
+                note="from −⟨∇L, q⟩ ≥ (1/n)Σ|ℓ'|Δ_i s_opt(1−s_opt) with s_opt, 1 − s_opt, |ℓ'| bounded over the ball"))
+
+
 def stationary_evidence(out, data: Dataset, prec, param: str, q, gaps, eta, *, steps: int = 10000,
                         inits=None, loss: str = "logistic", symbol: str = "p", eta_note: str = "",
                         radii=BALL_RADII, scales=SIGN_SCALES, figure: bool = True) -> None:
@@ -227,29 +260,7 @@ def stationary_evidence(out, data: Dataset, prec, param: str, q, gaps, eta, *, s
     Without ``q`` (negative control: no max-margin solution) ∇L(0) is decided exactly and GD reported."""
     model = LinearLogitModel.from_dataset(data, param, loss)
     D = model.D
-    if q is None:
-        zero, _ = exact_gradient_at_zero(data, param)
-        g0 = model.grad([arb(0)] * D)
-        out.add(Evidence(
-            f"‖∇L(0)‖ computed exactly at uniform attention (0 means {symbol} = 0 is a stationary point)",
-            Fraction(0) if zero else dot(g0, g0).sqrt(), ">", 0,
-            note="every per-sequence vector Σ_t (γ_it − γ̄_i) F_it vanishes exactly" if zero else ""))
-    else:
-        margins = exact_margins(features(data, param), model.opt, q)
-        dirs = probe_directions(features(data, param), model.opt, q, count=4)
-        pts = probe_points(dirs, scales, symbol)
-        pairs = PairTable(model, q)
-        sign = Tally(f"max over {len(pts)} adversarial points of ⟨∇L({symbol}), {symbol}^mm⟩ (so ∇L ≠ 0 there)", "<", 0)
-        for where, p, _, _ in pts:
-            sign.add(descent_terms(model, q, margins, p, pairs=pairs).inner, where)
-        out.add(sign.evidence())
-        if gaps is not None:
-            for R in radii:
-                out.add(Evidence(
-                    f"certified inf of ‖∇L({symbol})‖ over the ball ‖{symbol}‖ ≤ {R} (lower bound c(R))",
-                    ball_lower_bound(model, q, R, gaps), ">", 0,
-                    note="from −⟨∇L, q⟩ ≥ (1/n)Σ|ℓ'|Δ_i s_opt(1−s_opt) with s_opt, 1 − s_opt, |ℓ'| bounded over the ball"))
-
+    no_stationary_evidence(out, data, model, param, q, gaps, symbol=symbol, radii=radii, scales=scales)
     qn = None if q is None else to_arb(sum((Fraction(x) ** 2 for x in q), Fraction(0))).sqrt()
     if inits is None:
         inits = [("0", tuple(Fraction(0) for _ in range(D)), steps)]
@@ -294,3 +305,163 @@ def stationary_evidence(out, data: Dataset, prec, param: str, q, gaps, eta, *, s
         out.figures.append(Figure(
             "norm", f"‖{symbol}(t)‖ along GD (η = 1/L)", "t (GD steps)", f"‖{symbol}(t)‖", series, logx=True,
             caption="The norm grows like a + b ln t (straight lines on a log-t axis): no finite limit."))
+
+
+# ----- GD from several starts at once; "‖∇L(θ(t))‖ → 0 and ‖θ(t)‖ → ∞" decided by rules (tfsvm Thm 3) --
+#: DERIVED late-time law of GD (η ≤ 1/L) towards a max-margin direction q_α (the GMM or an LMM): the
+#: iterates follow the gradient flow at time t = ηk, θ(t) ≈ q_α ln(t + t₀') + a bounded part, so
+#: ‖∇L(θ(k))‖ = ‖θ'‖ ≈ ‖q_α‖/(ηk + t₀') — exponent 1 in the clock ηk + t₀ — and ‖θ(k) − θ(0)‖ ≈
+#: ‖q_α‖ ln(1 + ηk/t₀') — exponent 1 against ln(1 + ηk/t₀). The clock's origin t₀ = 1/‖∇L(θ(0))‖ is
+#: the flow's (``verify.dynamics.flow``): from a start far out the gradient barely changes for ηk ≪ t₀,
+#: which a clock started at 0 would read as a plateau.
+GRADIENT_DECAY_RATE = 1
+
+
+def tail_checkpoints(steps: int, early=GD_CHECKPOINTS) -> list[int]:
+    """The recorded steps: the ladder ``early`` below steps/2, then ``rules.TAIL_POINTS`` equally spaced
+    steps over the second half of the run ending at ``steps`` (5000, 6666, 8333, 10000 for 10⁴): the
+    late part, on which the rules of ``gd_limits`` are judged (a run from 0 first crosses a hump of
+    ‖∇L‖ while the attention of some sequences flips; D-T2: up to k ≈ 4000 at η = 1/L_W)."""
+    k = rules.TAIL_POINTS
+    tail = sorted({max(1, steps * (k - 1 + j) // (2 * (k - 1))) for j in range(k)})
+    return sorted({c for c in early if c < tail[0]} | set(tail))
+
+
+class GDLockstep:
+    """``gd_checkpoints`` from every start of ``starts`` at once, resumable (``advance``): one batched
+    evaluation of the softmax terms per step (``LinearLogitModel.terms``) for all starts, the gradients
+    ∇L = (1/n)Fᵀw and the update as arb matrix products. Same iterates (each rounded to its midpoint,
+    so every step is an exact GD step from an exact point); with ``q``, the per-step Tally of the
+    projection increase −η⟨∇L(θ(t)), q⟩ for the starts flagged in ``tally`` (default all).
+    ``runs[k].selected``: the token each sequence selects at each checkpoint."""
+
+    def __init__(self, model: LinearLogitModel, starts, eta, q=None, quantity: str = "", tally=None):
+        self.model, self.eta, self.t = model, eta, 0
+        self.F = arb_mat([row for seq in model.F for row in seq])  # (nT) × D
+        self.TH = arb_mat(len(starts), model.D, [x if isinstance(x, arb) else to_arb(Fraction(x))
+                                                 for t0 in starts for x in t0])
+        self.Q = arb_mat(model.D, 1, [to_arb(Fraction(x)) for x in q]) if q is not None else None
+        self.qn = (self.Q.transpose() * self.Q)[0, 0].sqrt() if q is not None else None
+        self.runs = [GDRun(eta=eta) for _ in starts]
+        self.tally = [q is not None and (tally is None or tally[k]) for k in range(len(starts))]
+        for run, on in zip(self.runs, self.tally):
+            if on:
+                run.increase = Tally(quantity or "⟨θ(t+1) − θ(t), q⟩ > 0 at every step", ">", 0)
+        self._d1 = np.frompyfunc(model.loss.d1, 1, 1)
+
+    def advance(self, checkpoints, what: str = "GD steps") -> list[GDRun]:
+        """Run on to the last of ``checkpoints``, recording those not before the current step."""
+        m, S = self.model, len(self.runs)
+        n, D = m.n, m.D
+        done = self.runs[0].steps[-1] if self.runs[0].steps else -1
+        cps = sorted(c for c in set(int(c) for c in checkpoints) if c > done and c >= self.t)
+        work = steps(cps[-1] - self.t, what)
+        while True:
+            e = self.TH.entries()
+            rows = [e[k * D:(k + 1) * D] for k in range(S)]
+            tm = m.terms(rows)
+            w = (self._d1(tm.phi)[:, None] * tm.C).ravel().tolist()
+            G = arb_mat(S, n * m.T, w) * self.F / n  # row k: ∇L at start k
+            if self.t in cps:
+                self._record(rows, G.entries(), tm)
+            if self.t == cps[-1]:
+                return self.runs
+            if any(self.tally):
+                for run, v, on in zip(self.runs, (G * self.Q).entries(), self.tally):
+                    if on:
+                        run.increase.add(-self.eta * v, f"t = {self.t}")
+            self.TH = (self.TH - G * self.eta).mid()
+            self.t += 1
+            work.advance()
+
+    def _record(self, rows, Ge, tm) -> None:
+        n, D = self.model.n, self.model.D
+        for k, run in enumerate(self.runs):
+            x, g = rows[k], Ge[k * D:(k + 1) * D]
+            run.steps.append(self.t)
+            run.norms.append(norm_ball(x))
+            run.grad_norms.append(norm_ball(g))
+            run.points.append(list(x))
+            run.losses.append(self.model.excess(x))
+            run.selected.append(tuple(int(r) for r in tm.R[k * n:(k + 1) * n]))
+            if self.Q is not None:
+                run.projections.append(dot(x, self.Q.entries()) / self.qn)
+
+
+def gd_limits_until_decided(model: LinearLogitModel, starts, eta, q=None, *, lengths=(5000, 10000, 20000),
+                            symbol: str = "θ", dps: int | None = None, ball_bound=None, quantity: str = "",
+                            tally=None):
+    """GD from ``starts`` (``GDLockstep``) for lengths[0] steps, then doubled along ``lengths`` while a
+    rule of ``gd_limits`` is undecided on some start (its tail checkpoints lie in the second half of
+    the run, so a longer run continues the shorter one). Returns (runs, [(‖∇L‖ item, ‖θ‖ item)] per
+    start, steps run): a rule that fails ends the extension; the last length bounds the range."""
+    gd = GDLockstep(model, starts, eta, q, quantity, tally)
+    checkpoints = tail_checkpoints(lengths[0])
+    for K in lengths:
+        runs = gd.advance(checkpoints if K == lengths[0] else tail_checkpoints(K, early=()))
+        items = [gd_limits(run, symbol, dps, ball_bound) for run in runs]
+        if all(e.rule.holds is not None for pair in items for e in pair):
+            break
+    return runs, items, K
+
+
+def gd_limits(run: GDRun, symbol: str = "θ", dps: int | None = None, ball_bound=None) -> tuple[Evidence, Evidence]:
+    """(‖∇L(θ(k))‖ → 0, ‖θ(k)‖ → ∞) over the run, each decided by a rule on the last
+    ``rules.TAIL_POINTS`` checkpoints with the clock of ``GRADIENT_DECAY_RATE`` (t₀ = 1/‖∇L(θ(0))‖, or
+    1 when ∇L(θ(0)) = 0): ``rules.decays`` of ‖∇L‖ against ηk + t₀ at the derived rate 1 (``zero``:
+    10^-dps, a gradient that is 0 to every digit carried), and ``rules.diverges`` of ‖θ(k) − θ(0)‖
+    against ln(1 + ηk/t₀) — equivalent to ‖θ(k)‖ → ∞ since θ(0) is fixed.
+
+    A failure of a rule (a plateau of ‖∇L‖, a stall of the distance) counts only when the run is
+    longer than the descent lemma allows it (η ≤ 1/L: Σ_k ‖∇L(θ(k))‖² ≤ 2(L(θ(0)) − L⋆)/η): at most
+    2(L(θ(0)) − L⋆)/(η m²) steps with ‖∇L‖ ≥ m (m: the smallest tail value), and, with ``ball_bound``
+    (R ↦ certified c(R), ‖∇L‖ ≥ c(R) on ‖θ‖ ≤ R), at most 2(L(θ(0)) − L⋆)/(η c(R)²) steps in the
+    ball of the largest tail norm. A shorter "plateau" is the pre-asymptotic regime: undecided."""
+    g0 = run.grad_norms[0]
+    t0 = 1 / g0 if g0 > 0 else arb(1)
+    k = rules.TAIL_POINTS
+    ks, gs = run.steps[-k:], run.grad_norms[-k:]
+    K, L0 = ks[-1], run.losses[0]
+    clock = [run.eta * t + t0 for t in ks]
+    zero = arb(10) ** -dps if dps is not None else None
+    dec = rules.decays(clock, gs, expected=GRADIENT_DECAY_RATE, zero=zero)
+    if dec.holds is False:
+        m = min(gs, key=lambda x: x.mid())
+        budget = 2 * L0 / (run.eta * m * m) if m > 0 else None
+        if budget is None or not budget < K:
+            dec = Decision(None, dec.rule, dec.detail + f"; not confirmed: the descent lemma allows up to "
+                                                        f"{_count(budget)} steps with ‖∇L‖ ≥ {float(m.mid()):.3g}")
+    start = run.points[0]
+    dist = [norm_ball([a - b for a, b in zip(x, start)]) for x in run.points[-k:]]
+    div = rules.diverges([(1 + run.eta * t / t0).log() for t in ks], dist)
+    if div.holds and not rules.strictly_decreasing([-x for x in run.norms[-k:]]):
+        div = Decision(None, div.rule, div.detail + f"; but ‖{symbol}(k)‖ itself does not increase over these "
+                                                    "checkpoints (the distance grows towards a finite limit?)")
+    if div.holds is False and ball_bound is not None:
+        R = max(run.norms[-k:], key=lambda x: x.mid())
+        c = ball_bound(arb(R.upper()))
+        budget = 2 * L0 / (run.eta * c * c) if c > 0 else None
+        if budget is None or not budget < K:
+            div = Decision(None, div.rule, div.detail + f"; not confirmed: the descent lemma allows up to "
+                                                        f"{_count(budget)} steps in ‖{symbol}‖ ≤ {float(R.mid()):.4g}")
+    s = symbol
+    fig = f"‖∇L({s}(k))‖ = " + ", ".join(f"{float(x.mid()):.4g}" for x in gs) + f" at k = {', '.join(map(str, ks))}"
+    grad = Evidence(f"‖∇L({s}(k))‖ → 0 (value at k = {K}; against ηk + t₀, t₀ = 1/‖∇L({s}(0))‖ = "
+                    f"{float(t0.mid()):.4g})", gs[-1], rule=dec, note=dec.detail + "; " + fig)
+    norm = Evidence(f"‖{s}(k) − {s}(0)‖ → ∞, i.e. ‖{s}(k)‖ → ∞ (value at k = {K}; against ln(1 + ηk/t₀))",
+                    dist[-1], rule=div, note=div.detail + f"; ‖{s}(k)‖ = " +
+                    ", ".join(f"{float(x.mid()):.4g}" for x in run.norms[-k:]) + f" at k = {', '.join(map(str, ks))}")
+    return grad, norm
+
+
+def norm_ball(v) -> arb:
+    """‖v‖₂ as a ball inside [0, ∞) (a square sum whose ball reaches below 0 has no real square root)."""
+    s2 = dot(v, v)
+    if s2 > 0:
+        return s2.sqrt()
+    hi = arb(arb(s2.upper()).sqrt().upper())
+    return arb(hi.mid() / 2, hi.mid() / 2) if hi > 0 else arb(0)
+
+
+def _count(budget) -> str:
+    return "∞" if budget is None else f"{float(budget.mid()):.3g}"
