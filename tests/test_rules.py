@@ -140,3 +140,11 @@ def test_decays_holds_when_the_value_is_zero_to_the_working_precision():
         assert rules.decays(XS, tiny, expected=2).holds is None
         assert rules.decays(XS, tiny, expected=2, zero=tol).holds is True
         assert rules.decays(XS, [arb(10) ** -29] * 4, expected=2, zero=tol).holds is False  # a plateau above it
+
+
+def test_sdp_distance_resolution_counts_as_zero_only_at_or_below_it():
+    res = rules.SDP_DISTANCE_RESOLUTION
+    below = [res / 10] * 4  # equal values: no strict decrease, exponent 0
+    assert rules.decays(XS, below, zero=res).holds is True
+    above = [res * 2] * 4
+    assert rules.decays(XS, above, zero=res).holds is False  # a plateau above the resolution

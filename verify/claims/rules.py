@@ -261,3 +261,12 @@ def radius_refuted(tried) -> Decision:
     if len(tried) >= REFUTING_RADII:
         return Decision(False, name, f"an exit from every R tried ({radii})")
     return Decision(None, name, f"an exit from every R tried ({radii}), fewer than {REFUTING_RADII} radii")
+
+
+# ----- distances computed by a float64 SDP (tfsvm Theorem 2, the nuclear solution set) -------------
+#: The distance to the nuclear-norm SVM's optimal face (``verify.svm.distance``) comes from a float64 SDP
+#: (Clarabel) over the certified face, accurate to ~1e-7 (its docstring; on D-NUC, where the path lies in
+#: the set, the computed distance is 2e-15). A distance at or below this counts as 0 to what the SDP
+#: resolves (``decays(..., zero=SDP_DISTANCE_RESOLUTION)``; the distances carry a tenth of it, the SDP's
+#: accuracy, as their radius); above it a plateau is a plateau.
+SDP_DISTANCE_RESOLUTION = Fraction(1, 10**6)
