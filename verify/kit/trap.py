@@ -206,8 +206,9 @@ def trap_items(out: Outcome, label, W0, info, recs, lmms, gd_end: str = "") -> N
     if cert is None:
         out.add(Evidence(f"trap certificate at {label}", None, note="not proven here (evidence only): " + detail))
         return
-    out.add(Evidence(f"trap certificate at {label}: c > 0 (e^a(k) ≥ e^a(0) + kηc)", cert.c, note=detail),
-            Evidence("  … certified bound on the total decrease of b over all k (< δ)", cert.total,
+    # the certificate's two conditions, shown as the comparisons they are (both certain when proven)
+    out.add(Evidence(f"trap certificate at {label}: c (e^a(k) ≥ e^a(0) + kηc)", cert.c, ">", 0, note=detail),
+            Evidence("  … certified bound on the total decrease of b over all k", cert.total, "<", cert.drop,
                      note=f"δ = {cert.drop}; the bound grows with η: it covers every η ∈ (0, 1/L_W]"))
     if cert.floor is not None:
         out.add(Evidence("  … exact floor: 1 − corr(W(k), W^mm) ≥ m₂²/(2‖W^mm‖²ĝ22) for every k", cert.floor,
