@@ -37,9 +37,10 @@ n = 1 B.2 data → HOLDS; B.2 fails (B.1 only) → NOT_APPLICABLE naming B.2.
 """
 from __future__ import annotations
 
+import math
 from fractions import Fraction
 
-from verify.claims import Claim, Evidence, Hypothesis, Outcome, register
+from verify.claims import Claim, Evidence, Figure, Hypothesis, Outcome, Series, register
 from verify.data import tfsvm as D
 from verify.data.dataset import Dataset
 from verify.geometry.stationarity import assumption_b, gmm, probe_directions
@@ -61,6 +62,7 @@ from verify.numbers.precision import Precision, to_arb, to_decimal_string
 PIS = ("1/2", "1", "2")
 FACTORS = (1, 10)
 RAY_NORMS = (5, 10, 20, 50, 100, 1000, 10**6)
+FIGURE_NORMS = (1, 2, 3, 5, 7, 10, 15, 20, 30, 50, 100)  # ‖W‖_F of the figure's points along each ray
 
 
 def _one(alpha) -> str:
@@ -74,7 +76,7 @@ def ratio(model, q, W, qn):
 
 
 def evaluate(data: Dataset, prec: Precision, pis=PIS, factors=FACTORS, require_B2: bool = True,
-             loss: str = "logistic", random_dirs: int = 2, points=None) -> Outcome:
+             loss: str = "logistic", random_dirs: int = 2, points=None, figure: bool = True) -> Outcome:
     """``points``: [(label, exact W)] replaces the probe set (each must have ‖W‖_F ≥ R_π to count)."""
     B = assumption_b(data)
     out = Outcome(hypotheses=[assumption_a(loss, data)] + (
@@ -112,9 +114,13 @@ def evaluate(data: Dataset, prec: Precision, pis=PIS, factors=FACTORS, require_B
             num, den = ratio(model, q, W, qn)
             tally.add_ratio(num, den, where)
         out.add(tally.evidence(f"R_π = {to_decimal_string(R, 8)}"))
+    series = []
     for alpha, d in lmms:  # the ray's ratio against its limit (informative)
         qa = sqrt_ball(sum((x * x for x in d), Fraction(0)))
         limit = qn / qa
+        rhos = [ratio(model, q, at_norm(d, to_arb(r)), qn) for r in FIGURE_NORMS]
+        series.append(Series(f"ρ along the ray of W^mm_α, α = {_one(alpha)} (limit {to_decimal_string(limit, 6)})",
+                             [math.log10(r) for r in FIGURE_NORMS], [float((a / b).mid()) for a, b in rhos]))
         out.add(Evidence(f"LMM α = {_one(alpha)}: corr(W^mm_α, W^mm)", inner(d, q) / (qa * qn)),
                 Evidence(f"LMM α = {_one(alpha)}: limit ‖W^mm‖/‖W^mm_α‖ of ρ along the ray", limit))
         for r in RAY_NORMS:
@@ -122,6 +128,13 @@ def evaluate(data: Dataset, prec: Precision, pis=PIS, factors=FACTORS, require_B
             gap = num / den - limit  # → 0 like e^{−c‖W‖}: below the working precision it is noise, no digits
             out.add(Evidence(f"LMM α = {_one(alpha)}: ρ at ‖W‖_F ≈ {r} (minus the limit)", gap,
                              residual=bool(abs(gap) < to_arb(10) ** -prec.dps)))
+    if figure and series:  # ρ is O(1): plotted as is (float of a ball at the working precision)
+        out.figures.append(Figure("ratio", "Lemma 10: ρ(W) = ⟨−∇L, Ŵ⟩/⟨−∇L, Ŵ^mm⟩ along locally-optimal rays",
+                                  "log10 ‖W‖_F", "ρ", series,
+                                  hlines=[(1 + float(Fraction(pi)), f"1 + π, π = {pi} (the claim: ρ ≤ 1 + π)")
+                                          for pi in pis],
+                                  caption="The claim bounds ρ by 1 + π beyond R_π; along the ray of a spurious "
+                                          "locally-optimal direction ρ tends to ‖W^mm‖/‖W^mm_α‖ instead."))
     return out
 
 
