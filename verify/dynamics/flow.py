@@ -298,6 +298,20 @@ class _Step:
         return res2
 
 
+#: Step-size controller. The error estimate aims at ERR_TARGET·tol; below ERR_FLOOR·tol it is rounding
+#: noise and counts as ERR_FLOOR·tol (measured on KQ at 100 digits, 10 guard digits: estimates of
+#: 1e-11·tol to 1e-14·tol, or exactly 0, on steps that grew h; a floor of 1e-5·tol held the growth there
+#: at 1.054 a step — half of the steps to ‖KQᵀ‖_* = 10 were spent regrowing h after each narrow passage).
+#: The step after an accepted one is also limited by the predictive (Gustafsson) factor, which follows
+#: the error's trend: the allowed step shrank ~0.78× per step on the way into a narrow passage, where the
+#: plain controller alternated accepted and rejected steps (benchmarks/bench_flow.py).
+ERR_TARGET, ERR_FLOOR = 1e-3, 1e-8
+
+
+def _clamp(fac: float) -> float:
+    return min(1.5, max(0.3, fac))
+
+
 def _integrate(traj, sysm, obs, psi, u, s_arc, steps, h, s_st, tol, target_n, target_l, max_steps,
                progress, record, prec, on_step=None):
     par, D = sysm.par, sysm.D
@@ -321,6 +335,7 @@ def _integrate(traj, sysm, obs, psi, u, s_arc, steps, h, s_st, tol, target_n, ta
     Zpred = None
     rejected = int(traj.state.get("rejected", 0))
     fails = 0
+    hist = None  # (h, ln(err/target)) of the last accepted step
     expo = 1.0 / (2 * s_st - 2)
     while True:
         if steps >= max_steps:
@@ -341,6 +356,7 @@ def _integrate(traj, sysm, obs, psi, u, s_arc, steps, h, s_st, tol, target_n, ta
             # the Newton matrix): the step is too long, not the trajectory stationary
             res = res2 = None
         if res is None or not res.converged or not res2.converged:
+            hist = None
             rejected += 1
             fails += 1
             h_old, h = h, h * arb("0.5")
@@ -351,17 +367,21 @@ def _integrate(traj, sysm, obs, psi, u, s_arc, steps, h, s_st, tol, target_n, ta
         err = scale.vec([a - b for a, b in zip(y1, y1b)])
         # Controller: aim at 10^-3·tol (the estimate scatters by orders of magnitude between steps
         # while err ∝ h^(2s−2), so a cautious target is cheap and avoids rejections); below the
-        # Newton/rounding noise floor the error is not measurable and h grows by a fixed factor.
-        floor = tol * arb("1e-5")
-        ratio = float((tol / max(err, floor)).log().mid())  # steers the controller only
-        fac = min(1.5, max(0.3, math.exp((ratio + math.log(1e-3)) * expo)))
+        # rounding noise floor (ERR_FLOOR) the error is not measurable and h grows by a fixed factor.
+        lq = float((max(err, tol * ERR_FLOOR) / (tol * ERR_TARGET)).log().mid())  # ln(err/target): steers only
+        fac = _clamp(math.exp(-lq * expo))
         if err > tol:
             rejected += 1
             fails += 1
             h_old, h = h, h * arb(fac)
             Zpred = rs.restage(tab, res.Z, tab, h / h_old)
             continue
+        if hist is not None:  # predictive (Gustafsson): the error's trend since the last accepted step
+            fac = min(fac, _clamp(float((h / hist[0]).mid()) * math.exp((hist[1] - 2 * lq) * expo)))
+        if fails:  # the first step after a rejection does not grow h (Hairer–Wanner, RADAU5)
+            fac = min(fac, 1.0)
         fails = 0
+        hist = (h, lq)
         ev, kind = _event_value(sysm, y1, D, target_n, target_l)
         if ev >= 0:
             y1, h_ev, Z_ev = _locate(stepper, y, h, res.Z, scale, target_n, target_l, ev)
@@ -397,6 +417,7 @@ def _stalled(traj, sysm, obs, y, s_arc, prec):
     par, D = sysm.par, sysm.D
     psi = y[:D]
     converged = False  # Newton reached a zero of ∇L: its last step is negligible against ‖ψ‖
+    radius = float((arb("1e-3") * max(arb(1), norm2(psi))).mid())  # how far a "nearby" point may be
     for _ in range(60):
         g, H = par.grad_hess(psi)
         sysm.gradients += 1
@@ -404,7 +425,7 @@ def _stalled(traj, sysm, obs, y, s_arc, prec):
         try:
             step = H.solve(arb_mat(D, 1, g), algorithm="approx").entries()
         except ZeroDivisionError:  # a singular Hessian (KQ and diag have continuous symmetries, so
-            step = _pinv_step(H, g)  # their stationary points come in sets): the minimum-norm step
+            step = _pinv_step(H, g, radius)  # their stationary points come in sets): the minimum-norm step
             if step is None:
                 break
         psi = [rs.mid(a - b) for a, b in zip(psi, step)]
@@ -442,9 +463,13 @@ def _stalled(traj, sysm, obs, y, s_arc, prec):
     traj.state.update({"psi": psi, "u": y[D], "s": s_arc})
 
 
-def _pinv_step(H, g):
+def _pinv_step(H, g, radius: float = math.inf):
     """H⁺g by a float64 pseudo-inverse of the scaled Hessian (None if H or g is zero/not finite):
-    the Newton step restricted to the range of a singular H. Each such step gains ~15 digits."""
+    the Newton step restricted to the range of a singular H. Each such step gains ~15 digits.
+    Eigen-directions whose component of the step would exceed ``radius`` are left out as well: off a
+    set of stationary points its tangent directions have curvature of the order of ‖∇L‖, just above
+    the cut-off or just below it, and inverting one of them sends the step along the set, far from
+    the point being polished (measured: 0.06 for a stall 10⁻⁶ from the set)."""
     D = len(g)
     hs = max((abs(rs.mid(x)) for x in H.entries()), default=arb(0))
     gs = max((abs(rs.mid(x)) for x in g), default=arb(0))
@@ -452,7 +477,15 @@ def _pinv_step(H, g):
         return None
     Hf = np.array([[float((H[i, j].mid() / hs).mid()) for j in range(D)] for i in range(D)])
     gf = np.array([float((x.mid() / gs).mid()) for x in g])
-    step = np.linalg.pinv(Hf, rcond=1e-10, hermitian=True) @ gf
+    if not (np.isfinite(Hf).all() and np.isfinite(gf).all()):
+        return None
+    lam, V = np.linalg.eigh(Hf)
+    c = V.T @ gf
+    keep = np.abs(lam) > 1e-10 * np.abs(lam).max()  # numpy's pinv cut-off (rcond = 1e-10)
+    comp = np.where(keep, c / np.where(keep, lam, 1.0), 0.0)
+    scale = float((gs / hs).mid())
+    comp[np.abs(comp) * scale > radius] = 0.0
+    step = V @ comp
     if not np.isfinite(step).all():
         return None
     return [arb(float(x)) * gs / hs for x in step]
