@@ -129,7 +129,7 @@ def evaluate(data, prec: Precision, radii_w=RADII_W, radii_kq=RADII_KQ, target: 
         zero = prec.tolerance if target == "frobenius" else rules.SDP_DISTANCE_RESOLUTION
         out.add(Evidence(label + " (value at the largest R)", ys[-1], rule=rule, enclosed=False,
                          note=_series(Rk, ys), residual=bool(abs(ys[-1]) <= to_arb(zero))))  # 0 at its resolution: no digits
-        fig.append(("(K,Q) path: " + ("1 − corr to W^mm" if target == "frobenius" else "dist to 𝒲^mm_⋆/C⋆"), Rk, ys))
+        fig.append(("(K,Q) path: " + ("1 − corr to W^mm" if target == "frobenius" else "dist to the nuclear SVM⋆ set / C⋆"), Rk, ys))
     out.range = "; ".join(f"{lab.split(':')[0]} R ≤ {float(xs[-1].mid()):g}" for lab, xs, _ in fig)
     if figure and fig:
         series = [Series(lab, [log10_abs(x) for x, y in zip(xs, ys) if y != 0],

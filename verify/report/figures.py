@@ -41,12 +41,14 @@ def render_figure(fig, path: str) -> None:
     import matplotlib.pyplot as plt
 
     f, ax = plt.subplots(figsize=(6.4, 4.2), dpi=110)
+    labelled = bool(fig.hlines)
     for s in fig.series:
         pts = [(x, y) for x, y in zip(s.x, s.y) if x is not None and y is not None]
         if not pts:  # nothing plottable (e.g. every value underflowed float): skip the series
             continue
         xs, ys = zip(*pts)
         ax.plot(xs, ys, s.style, label=s.label, markersize=3)
+        labelled = labelled or bool(s.label)
     for y, label in fig.hlines:
         ax.axhline(y, color="gray", linestyle="--", linewidth=1, label=label)
     if fig.logx:
@@ -57,7 +59,7 @@ def render_figure(fig, path: str) -> None:
     ax.set_xlabel(fig.xlabel)
     ax.set_ylabel(fig.ylabel)
     ax.grid(True, which="both", alpha=0.3)
-    if any(s.label for s in fig.series) or fig.hlines:
+    if labelled:  # only what was drawn goes in the legend
         ax.legend(fontsize=8)
     f.tight_layout()
     buf = io.BytesIO()
