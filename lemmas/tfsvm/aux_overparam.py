@@ -116,7 +116,7 @@ Assumption B or Att-SVM feasibility.
 Certified: the exact identity X_iV⋆z_i = γ_i, the sign at adversarial W up to saturation, the engine cross-check.
 """
 
-CLAIM = register(Claim(id="tfsvm.aux.overparam-no-stationary", paper="tfsvm", number="aux", kind="inequality",
+CLAIM = register(Claim(id="tfsvm.aux.overparam-no-stationary", paper="tfsvm", number="(auxiliary)", kind="inequality",
                        title="Independent queries: no stationary point of L(W), without Assumption B",
                        statement=STATEMENT, check=evaluate, default_datasets=default_datasets,
                        aliases=("overparam-no-stationary", "overparam-benign-landscape")))

@@ -43,7 +43,7 @@ from fractions import Fraction
 from verify.claims import Claim, Evidence, Figure, Hypothesis, Outcome, Series, register
 from verify.data import tfsvm as D
 from verify.data.dataset import Dataset
-from verify.geometry.stationarity import assumption_b, gmm, probe_directions
+from verify.geometry.stationarity import assumption_b, probe_directions
 from verify.geometry.tfsvm_cones import (
     CorrelationTables,
     at_norm,
@@ -54,7 +54,7 @@ from verify.geometry.tfsvm_cones import (
     sqrt_ball,
     w_constants,
 )
-from verify.kit.assumptions import assumption_a, svm_feasible
+from verify.kit.assumptions import assumption_a, w_mm_hypotheses
 from verify.kit.probes import ProbeInequality
 from verify.models.attention import LinearLogitModel, features
 from verify.numbers.precision import Precision, to_arb, to_decimal_string
@@ -82,15 +82,10 @@ def evaluate(data: Dataset, prec: Precision, pis=PIS, factors=FACTORS, require_B
     out = Outcome(hypotheses=[assumption_a(loss, data)] + (
         [Hypothesis("Assumption B.2: γ_it = γ_iτ < γ_{i,opt} for t, τ ≠ opt_i (exact)", B.met, B.detail)]
         if require_B2 else []))
-    if not all(len(o) == 1 for o in data.optimal_tokens()):
-        out.hypotheses.append(Hypothesis("unique optimal tokens (W^mm defined)", False, "opt tied"))
+    hyps, q = w_mm_hypotheses(data, prec.dps)
+    out.hypotheses += hyps
     if not out.applicable():
         return out
-    res = gmm(data, "W", prec.dps)
-    out.hypotheses.append(svm_feasible(res, "Att-SVM(opt) feasible (W^mm exists)"))
-    if not out.applicable():
-        return out
-    q = tuple(res.solution)
     c = w_constants(data, q)
     qn = sqrt_ball(c.norm_sq)
     model = LinearLogitModel.from_dataset(data, "W", loss)

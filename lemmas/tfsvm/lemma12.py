@@ -27,7 +27,6 @@ from fractions import Fraction
 from verify.claims import Claim, Evidence, Hypothesis, Outcome, register
 from verify.data import tfsvm as D
 from verify.data.dataset import Dataset
-from verify.geometry.stationarity import gmm
 from verify.geometry.tfsvm_cones import (
     CorrelationTables,
     cone_samples,
@@ -38,7 +37,7 @@ from verify.geometry.tfsvm_cones import (
     sqrt_ball,
     w_constants,
 )
-from verify.kit.assumptions import assumption_a, svm_feasible
+from verify.kit.assumptions import assumption_a, w_mm_hypotheses
 from verify.kit.probes import ProbeInequality
 from verify.models.attention import LinearLogitModel
 from verify.numbers.precision import Precision, to_arb, to_decimal_string
@@ -49,14 +48,8 @@ FACTORS = (1, 10)
 
 def hypotheses(data: Dataset, loss: str, dps: int):
     """([Assumption A, unique opt, Att-SVM(opt) feasible], exact W^mm or None) — Lemmas 11 and 12."""
-    opts = data.optimal_tokens()
-    hyps = [assumption_a(loss, data), Hypothesis("unique optimal tokens", all(len(o) == 1 for o in opts),
-                                                 "opt = " + ", ".join(str(list(o)) for o in opts))]
-    if not hyps[1].met:
-        return hyps, None
-    res = gmm(data, "W", dps)
-    hyps.append(svm_feasible(res, "Att-SVM(opt) feasible (W^mm exists)"))
-    return hyps, tuple(res.solution) if hyps[-1].met else None
+    hyps, q = w_mm_hypotheses(data, dps)
+    return [assumption_a(loss, data)] + hyps, q
 
 
 def evaluate(data: Dataset, prec: Precision, mus=MUS, factors=FACTORS, require_cone: bool = True,

@@ -33,10 +33,9 @@ from fractions import Fraction
 
 from flint import arb
 
-from verify.claims import Claim, Evidence, Hypothesis, Outcome, Series, register
+from verify.claims import Claim, Evidence, Outcome, Series, register
 from verify.data.dataset import Dataset
-from verify.geometry.stationarity import gmm
-from verify.kit.assumptions import assumption_a, step_size, svm_feasible
+from verify.kit.assumptions import assumption_a, step_size, w_mm_hypotheses
 from verify.kit.direction import direction_figure, flow_directions
 from verify.kit.good_start import assumption_c, good_start_dataset, gradient_at_zero
 from verify.kit.stationarity import gd_checkpoints, step_size_W
@@ -52,13 +51,8 @@ THEORY_RATE = 2                                 # DERIVED: 1 − corr ≈ ‖ρ_
 def evaluate(data: Dataset, prec: Precision, require_c: bool = True, loss: str = "logistic", gd_steps: int = GD_STEPS,
              radii=RADII, figure: bool = True) -> Outcome:
     """``require_c=False``: Assumption C computed and reported, not required (the false case)."""
-    opts = data.optimal_tokens()
-    out = Outcome(hypotheses=[assumption_a(loss, data), Hypothesis(
-        "unique optimal tokens", all(len(o) == 1 for o in opts), "opt = " + ", ".join(str(list(o)) for o in opts))])
-    if not out.applicable():
-        return out
-    res = gmm(data, "W", prec.dps)
-    out.hypotheses.append(svm_feasible(res, "Att-SVM(opt) feasible (W^mm exists)"))
+    hyps, wmm = w_mm_hypotheses(data, prec.dps)
+    out = Outcome(hypotheses=[assumption_a(loss, data)] + hyps)
     if not out.applicable():
         return out
     C = assumption_c(data, loss)
@@ -66,7 +60,7 @@ def evaluate(data: Dataset, prec: Precision, require_c: bool = True, loss: str =
         out.hypotheses.append(C)
     else:
         out.notes.append(f"Assumption C NOT required: {'met' if C.met else 'not met'} ({C.detail})")
-    q = list(res.solution)
+    q = list(wmm)
     qn = to_arb(sum((x * x for x in q), Fraction(0))).sqrt()
     S = sum((x * x for x in q), Fraction(0))
     eta0 = Fraction(math.isqrt(10**24 * S.denominator // S.numerator), 10**12)  # ⌊10¹²/‖W^mm‖⌋/10¹², exact
@@ -91,7 +85,7 @@ def evaluate(data: Dataset, prec: Precision, require_c: bool = True, loss: str =
                            "Ŵ^mm:")
     for _, flow in runs:
         sel = flow.selected[-1]
-        if sel != tuple(o[0] for o in opts):  # name the direction the flow settles at (the false case's witness)
+        if sel != tuple(o[0] for o in data.optimal_tokens()):  # name the direction the flow settles at (the false case's witness)
             lmm = [r for a, r in locally_optimal_selections(data, "W", prec.dps) if a == sel]
             qa = [to_arb(x) for x in lmm[0].solution] if lmm else None
             trend = [one_minus_corr(p, qa) for p in flow.points[-4:]] if lmm else []

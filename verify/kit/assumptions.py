@@ -11,6 +11,7 @@ from fractions import Fraction
 from flint import arb
 
 from verify.claims import Hypothesis
+from verify.geometry.stationarity import gmm
 from verify.models.losses import certify_assumption_a, get_loss
 from verify.numbers.precision import to_arb, to_decimal_string
 
@@ -51,3 +52,23 @@ def svm_feasible(res, name: str) -> Hypothesis:
             return Hypothesis(name, False, f"infeasible: verified Farkas certificate on rows {list(far.rows)}")
         return Hypothesis(name, None, "reported infeasible, but the Farkas certificate did not verify")
     return Hypothesis(name, None, "no certified answer: " + "; ".join(res.notes or ["solver failed"]))
+
+
+def unique_optimal_tokens(data, name: str = "unique optimal tokens") -> Hypothesis:
+    """opt_i is the only maximiser of γ_it in every sequence (exact scores)."""
+    opts = data.optimal_tokens()
+    ties = [i + 1 for i, o in enumerate(opts) if len(o) > 1]
+    return Hypothesis(name, not ties, f"tied in sequence(s) {ties} (1-indexed)" if ties else
+                      "opt = " + ", ".join("{" + ",".join(str(t + 1) for t in o) + "}" for o in opts) + " (1-indexed)")
+
+
+def w_mm_hypotheses(data, dps: int, name: str = "Att-SVM(opt) feasible (W^mm exists)",
+                    unique_name: str = "unique optimal tokens") -> tuple[list[Hypothesis], tuple | None]:
+    """[unique optimal tokens, Att-SVM(opt) feasible] and the exact W^mm (row-major) or None; the SVM is
+    solved only when the optimal tokens are unique (W^mm is otherwise undefined)."""
+    unique = unique_optimal_tokens(data, unique_name)
+    if not unique.met:
+        return [unique], None
+    res = gmm(data, "W", dps)
+    feasible = svm_feasible(res, name)
+    return [unique, feasible], tuple(res.solution) if feasible.met else None

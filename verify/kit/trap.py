@@ -25,7 +25,7 @@ from verify.dynamics import flow_through_norms
 from verify.errors import UsageError
 from verify.geometry.stationarity import assumption_b, gmm, smoothness_W
 from verify.geometry.trap import t2_reduction, trap_certificate
-from verify.kit.assumptions import assumption_a, svm_feasible
+from verify.kit.assumptions import assumption_a, svm_feasible, unique_optimal_tokens
 from verify.kit.cones import log10_series, plot_value
 from verify.kit.stationarity import gd_checkpoints, step_size_W
 from verify.models.attention import LinearLogitModel, norm2, one_minus_corr
@@ -57,10 +57,7 @@ def score_spread(data) -> Fraction:
 def hypotheses(data, loss: str, dps: int, scores: str):
     """([hypotheses], exact vec W^mm or None, (η, its hypothesis)). ``scores``: "B.2" (Theorem 4) or
     "delta" (Theorem 5: met for every δ when the spread is 0; otherwise undecided — δ is existential)."""
-    opts = data.optimal_tokens()
-    unique = all(len(o) == 1 for o in opts)
-    hyps = [assumption_a(loss, data), Hypothesis("unique optimal tokens", unique, "opt = " + ", ".join(
-        "{" + ",".join(str(t + 1) for t in o) + "}" for o in opts))]
+    hyps = [assumption_a(loss, data), unique_optimal_tokens(data)]
     if scores == "B.2":
         b = assumption_b(data)
         hyps.append(Hypothesis(B2, b.met, b.detail))
