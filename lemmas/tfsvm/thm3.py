@@ -46,10 +46,10 @@ from verify.claims import Claim, Evidence, Figure, Outcome, Series, register
 from verify.data.dataset import Dataset
 from verify.data.tfsvm import b1_only, d_t2
 from verify.geometry.stationarity import ball_lower_bound, exact_gradient_at_zero, feasible_assumption_b_dataset
+from verify.geometry.tfsvm_cones import lmm_directions
 from verify.kit.stationarity import gd_limits_until_decided, no_stationary_evidence, step_size_W, tfsvm_hypotheses
 from verify.models.attention import LinearLogitModel
 from verify.numbers.precision import Precision, log10_abs
-from verify.svm.geometry import locally_optimal_selections
 
 LENGTHS = (5000, 10000, 20000)  # GD steps (η = 1/L_W), doubled while a rule is undecided (D-T2: hump to k ≈ 4000)
 RAY_NORM = 3        # ‖W(0)‖_F on the LMM / GMM ray (the spec's D-T2 start 3·Ŵ^mm_α)
@@ -64,9 +64,7 @@ def starts(data: Dataset, q, dps: int, seed: int = 0) -> list[tuple[str, tuple]]
            (f"random (seed {seed}, entries in [−1, 1])", tuple(Fraction(rng.randint(-10, 10), 10) for _ in range(D)))]
     if q is None:
         return out
-    opt = tuple(o[0] for o in data.optimal_tokens())
-    rays = [(a, list(r.solution)) for a, r in (locally_optimal_selections(data, "W", dps)
-                                                if data.T ** data.n <= LMM_LIMIT else []) if a != opt]
+    rays = lmm_directions(data, dps, limit=LMM_LIMIT)
     label, w = (f"{RAY_NORM}·Ŵ^mm_α, LMM ray α = {rays[0][0]}", rays[0][1]) if rays else \
         (f"{RAY_NORM}·Ŵ^mm (GMM ray: no other locally-optimal α)", list(q))
     c = Fraction(RAY_NORM / float(sum(Fraction(x) ** 2 for x in w)) ** 0.5).limit_denominator(1000)

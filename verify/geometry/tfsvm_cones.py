@@ -17,7 +17,7 @@ W-form throughout: θ = vec(W) (row-major), features F_it = vec(x_it z_iᵀ) (``
 * ``margin_slack``: min_{i,t} ⟨F_opt − F_t, W⟩ − μΘ‖W‖ (≥ 0 ⇔ W ∈ S_μ, eq. (48a)), a ball.
 * ``cone_directions``: exact directions inside S_μ — W^mm and, along probe directions U, the points
   W^mm + tU on the boundary of S_μ (t proposed by float bisection, shrunk by 10⁻⁹ and then certified).
-* ``lmm_directions``: W^mm_α of every locally-optimal α ≠ opt (the LMM rays; ``verify.geometry.cones``).
+* ``lmm_directions``: W^mm_α of every locally-optimal α ≠ opt (the LMM rays; ``verify.svm.geometry``).
 * ``at_norm``: a rational multiple of a direction with ‖·‖_F ≥ R (certified).
 """
 from __future__ import annotations
@@ -28,9 +28,11 @@ from fractions import Fraction
 
 from flint import arb
 
+from verify.geometry.cones import ENUMERATION_LIMIT
 from verify.geometry.stationarity import PairTable
 from verify.models.attention import LinearLogitModel, dot, features
 from verify.numbers.precision import to_arb
+from verify.svm.geometry import locally_optimal_selections
 
 SHRINK = Fraction(1, 10**9)  # boundary points of S_μ are pulled inside by this relative step, then certified
 
@@ -208,13 +210,14 @@ def at_norm(direction, R: arb) -> tuple:
     return tuple(c * x for x in d)
 
 
-def lmm_directions(data, dps: int = 40):
-    """[(α, W^mm_α)] for every locally-optimal α ≠ opt (Def. 2, [T]^n enumerated; [] if too many)."""
-    from verify.geometry.cones import locally_optimal_geometries
-
-    pdata = data.replace(K=[[list(f) for f in Fi] for Fi in features(data, "W")])
-    geoms = locally_optimal_geometries(pdata, dps) or []
-    return [(g.alpha, g.p_mm) for g in geoms if not g.is_gmm]
+def lmm_directions(data, dps: int = 40, limit: int = ENUMERATION_LIMIT) -> list[tuple[tuple, tuple]]:
+    """[(α, W^mm_α)] for every locally-optimal α ≠ opt (Def. 2, [T]^n enumerated by
+    ``verify.svm.geometry.locally_optimal_selections``; [] when T^n exceeds ``limit``). Needs unique opt."""
+    if data.T ** data.n > limit:
+        return []
+    opt = tuple(o[0] for o in data.optimal_tokens())
+    return [(tuple(a), tuple(r.solution)) for a, r in locally_optimal_selections(data, "W", dps, limit)
+            if tuple(a) != opt]
 
 
 def inner(a, b) -> arb:

@@ -70,7 +70,7 @@ def assumption_c(data: Dataset, loss: str = "logistic") -> Hypothesis:
     if not all(len(o) == 1 for o in data.optimal_tokens()):
         return Hypothesis(ASSUMPTION_C, False, "opt not unique")
     ms = c_margins(data, loss)
-    bad = [(i, t, m) for i, t, m in ms if (m <= 0 if isinstance(m, Fraction) else m <= 0)]
+    bad = [(i, t, m) for i, t, m in ms if m <= 0]  # exact 0, or a ball certainly ≤ 0
     unsure = [(i, t, m) for i, t, m in ms if isinstance(m, arb) and not m > 0 and not m <= 0]
     worst = min(ms, key=lambda x: x[2] if isinstance(x[2], Fraction) else x[2].mid())
     detail = (f"smallest margin {_show(worst[2])} at sequence {worst[0]}, token {worst[1]} "

@@ -22,18 +22,18 @@ from flint import arb
 
 from verify.claims import Evidence, Figure, Hypothesis, Outcome, Series, rules
 from verify.dynamics import flow_through_norms
-from verify.errors import UsageError
 from verify.geometry.stationarity import assumption_b, gmm, smoothness_W
+from verify.geometry.tfsvm_cones import lmm_directions
 from verify.geometry.trap import t2_reduction, trap_certificate
 from verify.kit.assumptions import assumption_a, svm_feasible, unique_optimal_tokens
 from verify.kit.cones import log10_series, plot_value
 from verify.kit.stationarity import gd_checkpoints, step_size_W
 from verify.models.attention import LinearLogitModel, norm2, one_minus_corr
 from verify.numbers.precision import to_arb, to_decimal_string
-from verify.svm.geometry import locally_optimal_selections
 
 #: ‖W(0)‖_F of the locally-optimal ray starts tried in turn (v1 Thm 7: a start far enough out on the ray; the spec's
 #: D-T2 witness is 3Ŵ^mm_α), then the scale-aware radii LMM_SCALES·‖W^mm_α‖_F (the dynamics only see W/‖W^mm_α‖)
+LMM_LIMIT = 4096    # T^n selections enumerated for the locally-optimal starts
 LMM_RADII = (3, 5, 10)
 LMM_SCALES = (10, 30)
 #: the norms, in units of σ = ‖W^mm‖_F, at which the flow stops exactly (a 1-2-5 ladder: logits scale with ‖W‖/σ)
@@ -98,14 +98,12 @@ def starts(data, q, loss: str, dps: int, random_starts: int, seed: int):
         W0 = tuple(sigma * Fraction(rng.randint(-12, 12), 4) for _ in range(D))
         out.append((f"random W(0) #{k + 1} (seed {seed}, entries in [−3, 3]·{float(sigma):.4g} ≈ [−3, 3]·‖W^mm‖_F)",
                     W0, None))
-    opt = tuple(o[0] for o in data.optimal_tokens())
-    try:
-        lmms = [(a, r) for a, r in locally_optimal_selections(data, "W", dps) if tuple(a) != opt]
-    except UsageError as exc:
-        return out, f"locally-optimal selections not enumerated: {exc}"
+    if data.T ** data.n > LMM_LIMIT:
+        return out, (f"locally-optimal selections not enumerated: enumerating {data.T}^{data.n} selections "
+                     f"exceeds the limit {LMM_LIMIT}")
+    lmms = lmm_directions(data, dps, limit=LMM_LIMIT)
     eta_max = 1 / smoothness_W(data, loss)  # the certificate covers every η ∈ (0, 1/L_W]
-    for alpha, res in lmms:
-        w = tuple(res.solution)
+    for alpha, w in lmms:
         red, why = t2_reduction(data, alpha)
         chosen = None
         for R in sorted(set(LMM_RADII) | {float(f"{s * _norm(w):.3g}") for s in LMM_SCALES}):
