@@ -4,7 +4,7 @@ from fractions import Fraction
 
 import numpy as np
 import pytest
-from flint import arb
+from flint import acb, arb, arb_mat
 
 from verify.data.generators import random_dataset
 from verify.data.mmts import mmts_fig1a
@@ -103,6 +103,28 @@ def test_norms_and_inits():
         assert abs(nuclear_norm(W) - 5) < arb(10) ** -25
         with pytest.raises(UsageError):
             make_parameterization(ds, "Q")
+
+
+def test_nuclear_norm_closed_forms_at_the_working_precision(monkeypatch):
+    """‖W‖_* from the eigenvalues of [[0, W], [Wᵀ, 0]] against closed forms, to all working digits:
+    rank one u vᵀ (‖u‖‖v‖), a rectangular matrix with orthogonal rows (the sum of the row norms),
+    zero; and the mpmath SVD fallback gives the same."""
+    from fractions import Fraction
+
+    import verify.dynamics.parameterization as pm
+    from verify.numbers.precision import to_arb
+
+    with working_precision(60):
+        tight = arb(10) ** -58
+        u, v = [3, 4], [5, 12, 0]  # ‖u‖‖v‖ = 5·13
+        W1 = [[to_arb(Fraction(a * b, 7)) for b in v] for a in u]
+        assert abs(nuclear_norm(W1) - arb(65) / 7) < tight
+        W2 = [[arb(1), arb(1), arb(0)], [arb(1), arb(-1), arb(2)]]  # orthogonal rows: √2 + √6
+        assert abs(nuclear_norm(W2) - (arb(2).sqrt() + arb(6).sqrt())) < tight
+        assert nuclear_norm([[arb(0)] * 3] * 2) == 0
+        # a QR iteration that failed: the Frobenius check sends it to mpmath's SVD
+        monkeypatch.setattr(arb_mat, "eig", lambda self, **kw: [acb(7)] * self.nrows())
+        assert abs(pm.nuclear_norm(W2) - (arb(2).sqrt() + arb(6).sqrt())) < tight
 
 
 def test_gradient_of_saturated_softmax_stays_accurate():

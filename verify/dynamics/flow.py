@@ -38,13 +38,20 @@ from verify.models.attention import Stationary, norm2
 from verify.numbers.precision import working_precision
 
 
-def default_stages(dps: int) -> int:
+def default_stages(dps: int, param: str | None = None) -> int:
     """Stages s (order 2s−1) for a working precision. Near the real axis the solution has complex
-    singularities (softmax poles, at distance ~π/‖Δk‖ while logits are close), which cap the step at
-    a fraction of their distance whatever the order, so s beyond ~0.35·dps + 10 only costs more per
-    step, and fewer stages are accuracy-bound. Measured at 100 digits (benchmarks/bench_flow.py
-    engine, one run each): W to ‖W‖ = 10 with s = 36, 45, 54 took 423, 221, 176 steps and 33.5, 25.7,
-    28.4 s; p to ‖p‖ = 10³ took 698, 358, 285 steps and 27.7, 20.1, 20.2 s."""
+    singularities (softmax poles, at distance ~π/|dΔ/ds| for a logit gap Δ), which cap the step at a
+    fraction (tol^{1/2s}) of their distance, so s beyond ~0.35·dps + 10 only costs more per step, and
+    fewer stages are accuracy-bound. Measured at 100 digits (benchmarks/bench_flow.py engine, one run
+    each): W to ‖W‖ = 10 with s = 36, 45, 54 took 423, 221, 176 steps and 33.5, 25.7, 28.4 s; p to
+    ‖p‖ = 10³ took 698, 358, 285 steps and 27.7, 20.1, 20.2 s.
+
+    KQ takes ~0.44·dps + 10: its logit gaps are bilinear in (K, Q), so |dΔ/ds| grows like ‖K‖ ~
+    ‖KQᵀ‖^½ and the poles come closer as the norm grows — the steps are pole-bound, where a higher
+    order pays. To ‖KQᵀ‖_* = 10³ at 100 digits (the benchmark's dataset, one session, one run each):
+    s = 45, 54, 64 took 539, 349, 322 steps and 143, 122, 159 s."""
+    if param == "KQ":
+        return max(6, min(64, round(0.44 * dps + 10)))
     return max(6, min(64, round(0.35 * dps + 10)))
 
 
@@ -73,13 +80,13 @@ class ArcLength:
         with np.errstate(over="ignore", invalid="ignore"):  # far-off trial points: checked below
             grads, gf, Hf = self.par.grads([y[:D] for y in ys], jacobians)
         self.gradients += len(ys)
-        rows = []
-        for y, g in zip(ys, grads):
-            gn = norm2(g)
-            if not gn > 0:
-                raise Stationary("∇L = 0: a stationary point, the flow stays there")
-            rows.append([-x / gn for x in g] + [1 / (gn * y[D].exp())])
-        F = arb_mat(rows).mid()
+        G = np.array(grads, dtype=object).reshape(len(ys), D)  # numpy loops over the arb entries
+        gn = [x.sqrt() for x in (G * G).sum(axis=1)]
+        if not all(x > 0 for x in gn):
+            raise Stationary("∇L = 0: a stationary point, the flow stays there")
+        neg_inv = np.array([-1 / x for x in gn], dtype=object)
+        fu = -neg_inv * np.array([(-y[D]).exp() for y in ys], dtype=object)  # e^{−u}/‖g‖
+        F = arb_mat(np.concatenate([G * neg_inv[:, None], fu[:, None]], axis=1).tolist()).mid()
         if not jacobians:
             return F, None
         self.hessians += len(ys)
@@ -121,6 +128,7 @@ class _Scale:
         self.D = D
         self.sp = max(arb(1), norm2(y0[:D]))
         self.su = max(arb(1), abs(y0[D]))
+        self._sp, self._su = float(self.sp), float(self.su)
 
     def vec(self, v) -> arb:
         v = rs.mid_vec(v)  # midpoints: a ball around 0 would make the square root NaN
@@ -129,6 +137,13 @@ class _Scale:
     def mat(self, Z: arb_mat) -> arb:
         N, D, e = Z.ncols(), self.D, Z.mid().entries()
         return max(max(norm2(e[k:k + D]) / self.sp, abs(e[k + D]) / self.su) for k in range(0, len(e), N))
+
+    def floats(self, d: np.ndarray) -> float:
+        """``mat`` of a float64 s × N array (O(1) entries: a scaled Newton correction)."""
+        if not (math.isfinite(self._sp) and math.isfinite(self._su)):
+            return float(self.mat(arb_mat(d.shape[0], d.shape[1], d.ravel().tolist())))
+        return float(max(np.linalg.norm(d[:, :self.D], axis=1).max(initial=0.0) / self._sp,
+                         np.abs(d[:, self.D]).max() / self._su))
 
 
 def _finite(x: arb, what: str, dps: int) -> arb:
@@ -192,7 +207,7 @@ def gradient_flow(source, param: str = "p", *, until_norm=None, until_logt=None,
         target_l = arb(str(until_logt)) if until_logt is not None else None
         if target_n is not None and not target_n > 0:
             raise UsageError(f"--until-norm must be positive, got {until_norm}")
-        s_st = stages or default_stages(prec.dps)
+        s_st = stages or default_stages(prec.dps, par.name)
         tol = arb(10) ** (-prec.dps) if tol is None else arb(str(tol))
         if resume is not None:
             traj = resume
@@ -288,13 +303,14 @@ class _Step:
         self.sysm, self.tab, self.tab2, self.tol = sysm, tab, tab2, tol
 
     def main(self, y, h, Zpred, scale):
-        res, J, _hess = rs.solve_stages(self.tab, self.sysm, y, h, Zpred, scale.mat, self.tol)
+        res, J, _hess = rs.solve_stages(self.tab, self.sysm, y, h, Zpred, scale.mat, self.tol,
+                                        norm_float=scale.floats)
         return res, J
 
     def secondary(self, y, h, res, J, scale):
         J2 = rs.interpolate_jacobians(self.tab, J, self.tab2)
         res2, _J, _hess = rs.solve_stages(self.tab2, self.sysm, y, h, rs.restage(self.tab, res.Z, self.tab2),
-                                          scale.mat, self.tol, J0=J2)
+                                          scale.mat, self.tol, J0=J2, norm_float=scale.floats)
         return res2
 
 

@@ -39,8 +39,11 @@ def _polish(q, dq, x: arb) -> arb:
     return x
 
 
-def _mid(x):
-    return arb(x.mid())
+def _rounded(x: arb) -> arb:
+    """x rounded to the current precision, as an exact arb: ``arb(x.mid())`` would keep all the extra
+    working bits, and every product with A or c would then run at twice the precision (A·F for
+    45 stages at 100 digits: 6.0 → 3.2 ms)."""
+    return (+x).mid()
 
 
 @dataclass(frozen=True)
@@ -115,6 +118,6 @@ def _tableau(s: int, prec: int) -> Tableau:
         flint.ctx.prec = old
     return Tableau(
         s=s,
-        c=tuple(_mid(x) for x in c),
-        A=arb_mat([[_mid(x) for x in row] for row in A_hi]),
+        c=tuple(_rounded(x) for x in c),
+        A=arb_mat([[_rounded(x) for x in row] for row in A_hi]),
     )

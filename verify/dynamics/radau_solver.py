@@ -207,25 +207,40 @@ def stage_points(y0: list, Z: arb_mat) -> list:
     return [[y0[j] + e[i * N + j] for j in range(N)] for i in range(Z.nrows())]
 
 
-def _newton_step(lu, G: arb_mat, gsize: arb) -> arb_mat:
-    """−M⁻¹G with the float64 LU of M; G is scaled by its norm so that float64 neither under- nor
-    overflows at any working precision."""
+def _newton_step(lu, G: arb_mat, norm, norm_float=None):
+    """(−M⁻¹G, d, gsize) with the float64 LU of M, where −M⁻¹G = −gsize·d and gsize is the norm of G:
+    G is scaled by it so that float64 neither under- nor overflows at any working precision. With
+    ``norm_float`` (the same norm on float64 arrays) and G's entries within float64's normal range, G is
+    converted once and scaled in float64 (the scale only needs to be approximate)."""
+    shape = (G.nrows(), G.ncols())
+    if norm_float is not None:
+        g = np.array([float(x) for x in G.entries()])
+        big = np.abs(g).max(initial=0.0)
+        if np.isfinite(big) and big > 1e-280:
+            gsize = arb(norm_float(g.reshape(shape)))
+            d = lu.solve(g / float(gsize))
+            if not np.isfinite(d).all():
+                raise OverflowError("the Newton correction overflows float64")
+            return arb_mat(shape[0], shape[1], d.tolist()) * (-gsize), d.reshape(shape), gsize
+    gsize = norm(G)
     if gsize == 0:
-        return arb_mat(G.nrows(), G.ncols())
+        return arb_mat(*shape), np.zeros(shape), gsize
     inv = 1 / gsize
     d = lu.solve(np.array([float(x) for x in (G * inv).entries()]))
     if not np.isfinite(d).all():
         raise OverflowError("the Newton correction overflows float64")
-    return arb_mat(G.nrows(), G.ncols(), d.tolist()) * (-gsize)
+    return arb_mat(shape[0], shape[1], d.tolist()) * (-gsize), d.reshape(shape), gsize
 
 
 def solve_stages(tab: Tableau, system, y0, h, Z0: arb_mat, norm, tol: arb, kappa: arb = arb("1e-4"),
-                 J0: np.ndarray | None = None, max_iter: int | None = None):
+                 J0: np.ndarray | None = None, max_iter: int | None = None, norm_float=None):
     """Newton on the stage equations G(Z) = Z − h A F(y0 + Z) = 0 with per-stage Jacobians in
     float64 (``system.rhs_batch(points, jacobians)`` → (F, J)); ``J0`` supplies interpolated
     Jacobians to start with. Each iteration gains ~13–15 digits (float64 Jacobians at a point
     within float64 accuracy of the solution); Jacobians are refreshed until they were taken that
-    close. Returns (SolveResult, Jacobians, number of Hessian evaluations)."""
+    close. ``norm`` measures an s × N arb_mat; ``norm_float``, if given, the same norm of a float64
+    s × N array (the Newton correction's size is then taken from its float64 solution: it only
+    steers the iteration). Returns (SolveResult, Jacobians, number of Hessian evaluations)."""
     s = tab.s
     if max_iter is None:
         max_iter = 10 + flint.ctx.dps // 8
@@ -242,10 +257,9 @@ def solve_stages(tab: Tableau, system, y0, h, Z0: arb_mat, norm, tol: arb, kappa
             lu = factor(tab, J, h)
         fresh = refresh
         G = Z - tab.A * F * h
-        gsize = norm(G)
-        dZ = _newton_step(lu, G, gsize)
+        dZ, d, gsize = _newton_step(lu, G, norm, norm_float)
         Z = mid_mat(Z + dZ)
-        size = norm(dZ)
+        size = norm(dZ) if norm_float is None else gsize * arb(norm_float(d))
         if refresh:  # how far from the solution the Jacobians were taken (relative, scaled norm)
             j_err = float(size)
         if size == 0 or size <= kappa * tol:
