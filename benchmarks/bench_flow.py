@@ -57,29 +57,35 @@ remains is per-step cost (~7.5 sweeps of 45 stages, arb overhead) — the gradie
 arc-length normalisation) and Z − hAF (a 45 × 45 × 33 arb product, ~5 ms, ~15 %) dominate.
 
 Third round (the same legs as ``--dps 100 --param KQ --until 1e3 --no-baselines``: the flow to 10, 100, 1000
-resumed, one run at a time on an otherwise idle machine; this session's machine ran ~1.2× faster than the
-previous one, and drifted by ±10 % between runs):
+resumed, one run at a time on an otherwise idle machine, which drifted by up to ~20 % over the session — so
+the comparisons that count are the back-to-back ones):
 
-    code before the KQ work (d5b4252)                 308.7 s wall, 585 steps
-    previous round (b3584c8, s = 45)                  148.1 s, 538 steps
-    tableau rounded to the working precision          143.3 s, 539 steps  (A and c had kept the ~790 bits they
-        were computed with: every A·F, predictor and restage product ran at twice the precision; 6.0 → 3.3 ms)
-    + KQ at s = 54 (verify/dynamics/flow.py ``default_stages``)   121.9 s, 349 steps   (s = 64: 159.2 s, 322 steps)
-    + nuclear norm from flint's eigenvalues of [[0, W], [Wᵀ, 0]] (~4× mpmath's SVD; once per point: the event test
-      and the record share it), the Newton correction's scale and size in float64, K and Q built once per
-      stage for θ and ∇_ψL, the arc-length normalisation as numpy loops     132.3 s, 349 steps (a slower stretch
-      of the machine: the same code measured 122 s an hour earlier)
+    back to back, this command:  code before the KQ work (d5b4252)   319.7 s wall, 585 steps, 207113 gradients
+                                 previous round (b3584c8, s = 45)     175.5 s, 538 steps, 172237 gradients
+                                 now (s = 55)                         122.5 s, 338 steps, 145576 gradients
+    what changed, in order (each measured against the one before, earlier in the session):
+      tableau rounded to the working precision       148.1 → 143.3 s, 539 steps (A and c had kept the ~790 bits
+          they were computed with: every A·F, predictor and restage product ran at twice the precision)
+      more stages (verify/dynamics/flow.py ``default_stages``: 55 at 100 digits, was 45)   143.3 → 121.9 s, 349
+          steps; KQ s = 60: 137.2 s (313 steps) against 120.6 s at 55 back to back, s = 64: 159.2 s — more nodes
+          extrapolate worse (more Newton sweeps) and Z − hAF grows like s². p and W gain too (to 10³ at 100
+          digits: p 41.0 → 33.4 s, W 70.2 → 60.2 s); at 30 and 50 digits s hardly matters (within 6–8 %)
+      nuclear norm from flint's eigenvalues of [[0, W], [Wᵀ, 0]] (~4× mpmath's SVD, once per point: the event
+          test and the record share it), the Newton correction's scale and size in float64, K and Q built once
+          per stage for θ and ∇_ψL, the arc-length normalisation as numpy loops: a few % (within the drift)
 
 All 12 checkpoint figures (‖KQᵀ‖_*, ln t, 1 − corr to the GMM and to the selected tokens' SVM at 10, 100, 1000)
-agree with b3584c8's to 100.6–104 significant digits. Overall 308.7 → 122–132 s (2.3–2.5×), not the issue's 2.85×
-(171 → 60 s). Tried and dropped (measured, no gain): logits and gradients factorised through the d × d matrices
-(x_tᵀWz_i: 2.4× fewer products, but the same time — the products are not the cost), a precision ladder (each
-Newton iteration's residual at the digits its error needs: a 45-stage sweep at 150 bits costs ~0.8 of one at 369
-on the real stage points, not ~0.5 as on random ones; the same time overall). Where the time goes now (cProfile,
-s = 54): the gradient sweep 65 % (softmax terms and exponentials ~40 %, arb per-element overhead), Z − hAF 15 %,
-the float64 Newton solves 8 %; 9 sweeps per step (Newton from the predictor's ~10⁻²⁵ gains ~16 digits a sweep: 5;
-the error-estimate solve from ~10⁻⁵⁷: 3). 114 of the 478 steps to 100 are spent near ‖KQᵀ‖_* = 20, where one
-sequence's selected token changes (a softmax pole close to the path: h/‖KQᵀ‖ ≈ 4·10⁻⁴ there, 5·10⁻³ elsewhere).
+agree with b3584c8's to 100.6–104 significant digits. Overall 2.6× the pre-issue code back to back (319.7 →
+122.5 s), not the issue's 2.85× (171 → 60 s). Tried and dropped (measured, no gain): logits and gradients
+factorised through the d × d matrices (x_tᵀWz_i: 2.4× fewer products, the same time — the products are not the
+cost), a precision ladder (each Newton iteration's residual at the digits its error needs: a 45-stage sweep at
+150 bits costs ~0.8 of one at 369 on the real stage points — exponentials and per-element overhead dominate —
+so the same time overall), Z − hAF updated by A·ΔF (ΔF's shorter mantissas do not make arb_mat_mul cheaper).
+Where the time goes now (cProfile, s = 54): the gradient sweep 65 % (softmax terms and exponentials ~40 %, arb
+per-element overhead), Z − hAF 15 %, the float64 Newton solves 8 %; ~9 sweeps per step (Newton from the
+predictor's ~10⁻²⁵ gains ~16 digits a sweep — the float64 Jacobian's limit: 5; the error-estimate solve from
+~10⁻⁵⁷: 3). 114 of the 478 steps to 100 (s = 45) are spent near ‖KQᵀ‖_* = 20, where one sequence's selected
+token changes (a softmax pole close to the path: h/‖KQᵀ‖ ≈ 4·10⁻⁴ there, 5·10⁻³ elsewhere).
 """
 from __future__ import annotations
 

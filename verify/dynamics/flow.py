@@ -38,21 +38,17 @@ from verify.models.attention import Stationary, norm2
 from verify.numbers.precision import working_precision
 
 
-def default_stages(dps: int, param: str | None = None) -> int:
+def default_stages(dps: int) -> int:
     """Stages s (order 2s−1) for a working precision. Near the real axis the solution has complex
     singularities (softmax poles, at distance ~π/|dΔ/ds| for a logit gap Δ), which cap the step at a
-    fraction (tol^{1/2s}) of their distance, so s beyond ~0.35·dps + 10 only costs more per step, and
-    fewer stages are accuracy-bound. Measured at 100 digits (benchmarks/bench_flow.py engine, one run
-    each): W to ‖W‖ = 10 with s = 36, 45, 54 took 423, 221, 176 steps and 33.5, 25.7, 28.4 s; p to
-    ‖p‖ = 10³ took 698, 358, 285 steps and 27.7, 20.1, 20.2 s.
-
-    KQ takes ~0.44·dps + 10: its logit gaps are bilinear in (K, Q), so |dΔ/ds| grows like ‖K‖ ~
-    ‖KQᵀ‖^½ and the poles come closer as the norm grows — the steps are pole-bound, where a higher
-    order pays. To ‖KQᵀ‖_* = 10³ at 100 digits (the benchmark's dataset, one session, one run each):
-    s = 45, 54, 64 took 539, 349, 322 steps and 143, 122, 159 s."""
-    if param == "KQ":
-        return max(6, min(64, round(0.44 * dps + 10)))
-    return max(6, min(64, round(0.35 * dps + 10)))
+    fraction ~tol^{1/2s} of their distance: more stages take longer steps there at a higher cost per
+    step. Measured on the benchmark's dataset (benchmarks/bench_flow.py, one session, one run each, to
+    norm 10³), at 100 digits: p with s = 45, 54 took 320, 207 steps and 41.0, 33.4 s; W 375, 229 steps
+    and 70.2, 60.2 s; KQ 539, 349, 322 steps (s = 64) and 143, 122, 159 s. At 50 digits s = 28, 32, 36 are
+    within 6 % of each other (p 10.7, 10.1, 10.1 s; KQ 35.5, 34.9, 33.6 s), at 30 digits s = 20, 23, 26 within
+    8 %. (Before the tableau was rounded to the working precision, 0.35·dps + 10 was the better rule:
+    every product with A cost twice as much, which penalised many stages.)"""
+    return max(6, min(64, round(max(0.35 * dps + 10, 0.5 * dps + 5))))
 
 
 class ArcLength:
@@ -207,7 +203,7 @@ def gradient_flow(source, param: str = "p", *, until_norm=None, until_logt=None,
         target_l = arb(str(until_logt)) if until_logt is not None else None
         if target_n is not None and not target_n > 0:
             raise UsageError(f"--until-norm must be positive, got {until_norm}")
-        s_st = stages or default_stages(prec.dps, par.name)
+        s_st = stages or default_stages(prec.dps)
         tol = arb(10) ** (-prec.dps) if tol is None else arb(str(tol))
         if resume is not None:
             traj = resume
