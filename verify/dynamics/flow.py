@@ -7,8 +7,8 @@ grows like e^{margin·s}; t₀ = 1/‖∇L(ψ(0))‖ makes u' = 1 at the start),
 The flow is stiff once attention saturates: the Jacobian −(I − ĝĝᵀ)∇²L/‖∇L‖ has O(1) eigenvalues
 while the solution varies on the scale ‖ψ‖, so explicit methods need O(‖ψ‖) steps. Radau IIA
 (L-stable, order 2s−1, s chosen from the precision) takes steps proportional to ‖ψ‖, i.e. O(1) steps
-per decade (measured for p to 10⁴ in benchmarks/bench_flow.py: ~40 steps per decade at 30 digits,
-~100 at 100). The stage equations are solved by Newton's method: residuals at the working precision
+per decade (measured for p to 10⁴ in benchmarks/bench_flow.py: 30–40 steps per decade at 30 digits,
+~45 at 100). The stage equations are solved by Newton's method: residuals at the working precision
 from one batched gradient sweep over the stages, per-stage Jacobians from the closed-form Hessian
 in float64 (``LinearLogitModel.sweep``, verify/models/attention.py; ``radau_solver.py``). The local
 error is estimated by a second solve with s−1 stages (order 2s−3, started from the first solution
