@@ -280,12 +280,13 @@ def flow_through_norms(source, param: str, norms, *, init=None, **kw):
             return
 
 
-def _event_value(sysm, y, D, target_n, target_l):
-    """The most advanced event function (≥ 0 means reached) and which one."""
+def _event_value(sysm, y, D, target_n, target_l, norm=None):
+    """The most advanced event function (≥ 0 means reached) and which one (``norm``: the SVM-matching
+    norm of y when already at hand)."""
     par = sysm.par
     vals = []
     if target_n is not None:
-        vals.append(((par.norm(y[:D]) - target_n) / target_n, "norm"))
+        vals.append((((par.norm(y[:D]) if norm is None else norm) - target_n) / target_n, "norm"))
     if target_l is not None:
         vals.append(((sysm.log_t(y[D]) - target_l) / max(arb(1), abs(target_l)), "log_t"))
     return max(vals, key=lambda v: v[0].mid())
@@ -394,7 +395,11 @@ def _integrate(traj, sysm, obs, psi, u, s_arc, steps, h, s_st, tol, target_n, ta
             fac = min(fac, 1.0)
         fails = 0
         hist = (h, lq)
-        ev, kind = _event_value(sysm, y1, D, target_n, target_l)
+        y1 = [rs.mid(x) for x in y1]
+        # the norm at the new point, once: for the event test, the record and the progress line (a KQ
+        # nuclear norm is an eigenvalue problem)
+        norm1 = par.norm(y1[:D]) if (target_n is not None or record or progress) else None
+        ev, kind = _event_value(sysm, y1, D, target_n, target_l, norm1)
         if ev >= 0:
             y1, h_ev, Z_ev = _locate(stepper, y, h, res.Z, scale, target_n, target_l, ev)
             dense(y, Z_ev, y1)
@@ -411,13 +416,13 @@ def _integrate(traj, sysm, obs, psi, u, s_arc, steps, h, s_st, tol, target_n, ta
             return
         steps += 1
         s_arc = s_arc + h
-        dense(y, res.Z, [rs.mid(x) for x in y1])
-        y = [rs.mid(x) for x in y1]
+        dense(y, res.Z, y1)
+        y = y1
         if record:
-            traj.records.append(obs.record(y[:D], s_arc, sysm.log_t(y[D]), None))
+            traj.records.append(obs.record(y[:D], s_arc, sysm.log_t(y[D]), None, norm=norm1))
             traj.records[-1].evaluations, traj.records[-1].hessians = sysm.gradients, sysm.hessians
         if progress:
-            progress(par.norm(y[:D]), sysm.log_t(y[D]))
+            progress(norm1, sysm.log_t(y[D]))
         h_old, h = h, rs.mid(h * arb(fac))
         Zpred = rs.predict(tab, res.Z, h_old, tab, h)
         _save_state(traj, y, D, s_arc, steps, h, sysm, rejected)

@@ -19,7 +19,8 @@ class Observer:
             return None
         return svm_direction(self.par.data, self.par.svm_kind, select, self.dps)
 
-    def record(self, psi, s, log_t, grad_norm=None):
+    def record(self, psi, s, log_t, grad_norm=None, norm=None):
+        """The record at ψ (``norm``: the SVM-matching norm of ψ when the caller has it)."""
         from verify.dynamics.trajectory import Record
 
         par = self.par
@@ -36,6 +37,6 @@ class Observer:
         if self.inv0 is not None:
             inv = par.invariants(psi)
             drift = max((abs(a - b) for a, b in zip(inv, self.inv0)), default=arb(0))
-        return Record(s=arb(s), norm=par.norm(psi), log_t=log_t, excess=par.model.excess(th, st), selected=sel,
+        return Record(s=arb(s), norm=par.norm(psi) if norm is None else norm, log_t=log_t, excess=par.model.excess(th, st), selected=sel,
                       one_minus_corr=omc, one_minus_corr_gmm=omc_gmm, direction=direction,
                       grad_norm=grad_norm, invariant_drift=drift)

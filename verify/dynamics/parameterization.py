@@ -293,15 +293,7 @@ class KQ(Parameterization):
         return np.einsum("sra,sr->sa", J, g), out
 
     def norm(self, psi):
-        # one step asks for the same point's norm twice (the event test, then the record): remembered
-        key = [x.mid() for x in psi]
-        last = getattr(self, "_last_norm", None)
-        if last is not None and last[0] == flint.ctx.prec and len(last[1]) == len(key) and all(
-                a == b for a, b in zip(last[1], key)):
-            return last[2]
-        value = nuclear_norm(self.W(key))
-        self._last_norm = (flint.ctx.prec, key, value)
-        return value
+        return nuclear_norm(self.W(psi))
 
     def invariants(self, psi):
         K, Q = self.mats(psi)

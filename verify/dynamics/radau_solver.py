@@ -213,20 +213,16 @@ def _newton_step(lu, G: arb_mat, norm, norm_float=None):
     ``norm_float`` (the same norm on float64 arrays) and G's entries within float64's normal range, G is
     converted once and scaled in float64 (the scale only needs to be approximate)."""
     shape = (G.nrows(), G.ncols())
-    if norm_float is not None:
-        g = np.array([float(x) for x in G.entries()])
-        big = np.abs(g).max(initial=0.0)
-        if np.isfinite(big) and big > 1e-280:
-            gsize = arb(norm_float(g.reshape(shape)))
-            d = lu.solve(g / float(gsize))
-            if not np.isfinite(d).all():
-                raise OverflowError("the Newton correction overflows float64")
-            return arb_mat(shape[0], shape[1], d.tolist()) * (-gsize), d.reshape(shape), gsize
-    gsize = norm(G)
-    if gsize == 0:
-        return arb_mat(*shape), np.zeros(shape), gsize
-    inv = 1 / gsize
-    d = lu.solve(np.array([float(x) for x in (G * inv).entries()]))
+    g = np.array([float(x) for x in G.entries()]) if norm_float is not None else None
+    if g is not None and np.isfinite(big := np.abs(g).max(initial=0.0)) and big > 1e-280:
+        gsize = arb(norm_float(g.reshape(shape)))
+        g = g / float(gsize)
+    else:  # scaled at the working precision (entries beyond float64's range, or no float norm)
+        gsize = norm(G)
+        if gsize == 0:
+            return arb_mat(*shape), np.zeros(shape), gsize
+        g = np.array([float(x) for x in (G * (1 / gsize)).entries()])
+    d = lu.solve(g)
     if not np.isfinite(d).all():
         raise OverflowError("the Newton correction overflows float64")
     return arb_mat(shape[0], shape[1], d.tolist()) * (-gsize), d.reshape(shape), gsize
