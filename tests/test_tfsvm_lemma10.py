@@ -6,6 +6,7 @@ from fractions import Fraction
 import mpmath
 import pytest
 
+import verify
 from lemmas.tfsvm import lemma10
 from verify.claims import run_claim
 from verify.data import tfsvm as D
@@ -88,3 +89,37 @@ def test_n1_equal_scores_holds():
 def test_b2_failing_is_not_applicable():
     v = run_claim(lemma10.CLAIM, [D.b1_only()], dps=20)
     assert v.verdict == "NOT_APPLICABLE" and "B.2" in v.reasons[0]
+
+
+def test_n1_holds_only_for_the_fixed_pis_and_says_so():
+    """n = 1: no locally-optimal ray, so no harder π can be derived: the verdict names the π it covered."""
+    v = run_claim(lemma10.CLAIM, [D.n1_equal_scores()], dps=30)
+    assert v.range.startswith("π ∈ {1/2, 1, 2}") and v.label.startswith("HOLDS — certified for π ∈ {1/2, 1, 2}")
+
+
+def _closed_form_low_limit():
+    """lemma10_low_limit: W^mm z = (1, 5/8) (both constraints w₁ ≥ 1, −3w₁/2 + 4w₂ ≥ 1 tight), W^mm_α z = (1, 0):
+    the limit is ‖W^mm‖/‖W^mm_α‖ = √(1 + 25/64) = √89/8; the hardest π is (limit − 1)/2 to 3 significant digits,
+    rounded down."""
+    mpmath.mp.dps = 40
+    limit = mpmath.sqrt(89) / 8
+    half = (limit - 1) / 2                               # 0.0896238…
+    e = int(mpmath.floor(mpmath.log10(half))) - 2        # keep 3 significant digits
+    return limit, Fraction(int(mpmath.floor(half / mpmath.mpf(10) ** e))) * Fraction(10) ** e
+
+
+def test_a_low_limit_ray_passes_every_fixed_pi_but_fails_the_derived_one():
+    """The pattern the inventory fixes: ρ → √89/8 ≈ 1.179 along the LMM ray, so π ∈ {½, 1, 2} all hold there and a
+    check trying only them answers HOLDS; the hardest π derived from the data is refuted (certified)."""
+    limit, pi = _closed_form_low_limit()
+    assert pi == Fraction(56, 625)
+    fixed_only = verify.check("tfsvm.lemma10", D.lemma10_low_limit(), precision=30, derive_pi=False)
+    assert fixed_only.verdict == "HOLDS" and fixed_only.range.startswith("π ∈ {1/2, 1, 2}; ")
+    with working_precision(30) as prec:
+        out = lemma10.evaluate(D.lemma10_low_limit(), prec, figure=False)
+    d = out.decision()
+    assert d.verdict == "VIOLATED" and d.certainty == "certified"
+    assert len(d.reasons) == 1 and d.reasons[0].startswith(f"fails: π = {pi} (hardest")
+    tally = [e for e in out.evidence if e.coverage is not None and e.quantity.startswith(f"π = {pi}")][0]
+    assert tally.bound == 1 + pi and tally.coverage.violated == 1
+    assert abs(mpmath.mpf(tally.value.mid().str(30, radius=False)) - limit) < mpmath.mpf(10) ** -25

@@ -116,9 +116,23 @@ class Verdict:
         return f"{self.claim.id} ({self.dataset}): {self.label}{why}"
 
 
+def dataset_options(claim: Claim, data: Dataset) -> dict:
+    """The values of the claim's declared parameters that the dataset carries (``options`` in its JSON: how a
+    ``verify hunt`` find replays with ``--data``), parsed exactly and bounded; an undeclared one is a DataError."""
+    raw = data.options_for(claim.id)
+    declared = claim.option_parameters()
+    unknown = sorted(set(raw) - set(declared))
+    if unknown:
+        raise DataError(f"{data.name}: options for {claim.id}: unknown option(s) {', '.join(unknown)}; declared: "
+                        f"{', '.join(declared) or 'none'}")
+    return {k: declared[k].parse(v, f"options[{claim.id!r}][{k!r}]") for k, v in raw.items()}
+
+
 def _run_once(claim: Claim, data: Dataset, dps: int) -> Outcome:
+    given = getattr(claim.check, "keywords", {})  # options given in Python (verify.check) win over the dataset's
+    options = {k: v for k, v in dataset_options(claim, data).items() if k not in given}
     with working_precision(dps) as prec:
-        out = claim.check(data, prec)
+        out = claim.check(data, prec, **options)
         if not isinstance(out, Outcome):
             raise TypeError(f"{claim.id}.check returned {type(out).__name__}, not Outcome")
         out.decided = out.decision()
@@ -158,6 +172,10 @@ def _combine(per: list[DatasetVerdict], multi: bool):
         counted = [d for d in (per if verdict == HOLDS else mine) if d.certainty == EVIDENCE]
         ranges = list(dict.fromkeys(d.range or "the range computed" for d in counted))
         rng = ranges[0] if len(ranges) == 1 else "; ".join(f"{d.name}: {d.range or '—'}" for d in counted)
+    elif verdict == HOLDS and any(d.range for d in per):  # certified for the values its parameters covered
+        ranges = list(dict.fromkeys(d.range for d in per if d.range))
+        rng = ranges[0] if len(ranges) == 1 and all(d.range for d in per) else \
+            "; ".join(f"{d.name}: {d.range}" for d in per if d.range)
     reasons = [(f"{d.name}: " if multi else "") + r for d in mine for r in d.reasons]
     return verdict, certainty, rng, reasons
 
@@ -201,6 +219,15 @@ class DatasetRun:
                           self.notes, self.figures, self.stable, self.seconds)
 
 
+def scope(out: Outcome) -> str | None:
+    """The verdict's ``range``: how far an evidence verdict computed (``Outcome.range``) and, for a HOLDS, the
+    values its "for every" parameters were covered at (``Outcome.cover``); None for the rest."""
+    d = out.decided
+    parts = ([out.range] if d.certainty == EVIDENCE and out.range else []) + \
+        (list(out.covers) if d.verdict == HOLDS else [])
+    return "; ".join(parts) or None
+
+
 def run_dataset(claim: Claim, data: Dataset, dps: int) -> DatasetRun:
     """``claim`` on one dataset at ``dps`` digits and again higher (stable digits, verdict recheck)."""
     start = time.perf_counter()
@@ -213,8 +240,7 @@ def run_dataset(claim: Claim, data: Dataset, dps: int) -> DatasetRun:
             high = _run_once(claim, data, higher)
     stable = _stabilise(low, high, dps)
     d = low.decided
-    dv = DatasetVerdict(data.name, d.verdict, d.certainty, low.range if d.certainty == EVIDENCE else None,
-                        list(d.reasons))
+    dv = DatasetVerdict(data.name, d.verdict, d.certainty, scope(low), list(d.reasons))
     notes = list(low.notes)
     if high is not None and high.decided.verdict != d.verdict:
         why = f"verdict {d.verdict} at {dps} digits but {high.decided.verdict} at {higher}"

@@ -26,7 +26,9 @@ existential conclusions — the range it computed. Every evidence item either *d
 
 Certainty. A HOLDS is ``certified`` when every deciding item was decided by exact arithmetic or
 enclosures of enclosed values (``Evidence.enclosed``: False for numbers that carry no rigorous
-error bound, such as an integrator's output) and the outcome states no ``range``; a VIOLATED is
+error bound, such as an integrator's output) and the outcome states no ``range``; what it was
+certified *for* — the values of a "for every" parameter the check covered (``Outcome.cover``) — is
+named beside it ("HOLDS — certified for π ∈ {1/2, 1, 2}"). A VIOLATED is
 ``certified`` when one failing item is. Everything else that decides is ``evidence``, over the
 ``range`` the outcome states (e.g. "‖p‖ ≤ 10⁴"). No check sets a verdict by hand: NOT_APPLICABLE
 comes from a hypothesis, VIOLATED from a failing item (its witness in the item's note).
@@ -339,6 +341,7 @@ class Outcome:
     figures: list = field(default_factory=list)
     requirements: list = field(default_factory=list)  # Hypothesis-like: conditions of the check itself
     range: str | None = None  # how far an asymptotic / existential conclusion was computed
+    covers: list = field(default_factory=list)  # the values a "for every" parameter was covered at (``cover``)
     decided: Decided | None = field(default=None, init=False, repr=False)  # filled by the runner
 
     def require(self, name: str, met: bool, detail: str = "") -> bool:
@@ -346,6 +349,12 @@ class Outcome:
         when it is not met the verdict is INCONCLUSIVE naming it (unless something certainly failed)."""
         self.requirements.append(Hypothesis(name, bool(met), detail))
         return bool(met)
+
+    def cover(self, text: str) -> None:
+        """State the values a universally quantified parameter of the statement was covered at, when nothing
+        better than a stated range is possible (coverage ``range`` in docs/parameters.md): e.g. "π ∈ {1/2, 1, 2}",
+        "one seeded W(0), t ≤ 1000". A HOLDS names them ("HOLDS — certified for …", "… evidence over …")."""
+        self.covers.append(text)
 
     def add(self, *items) -> None:
         self.evidence.extend(items)

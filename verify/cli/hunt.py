@@ -41,6 +41,8 @@ def main(argv) -> int:
         return 0
     confirm = run_claim(claim, [found], dps=max(dps, 50))
     path = save_counterexample(found, claim.id, out)
-    print(f"{claim.id}: counterexample after {tried} datasets, confirmed {confirm.verdict} at {confirm.precision} "
+    opts = found.options_for(claim.id)
+    with_opts = (" with " + ", ".join(f"{k} = {v}" for k, v in opts.items())) if opts else ""
+    print(f"{claim.id}: counterexample{with_opts} after {tried} datasets, confirmed {confirm.verdict} at {confirm.precision} "
           f"digits; saved {path}\n  replay: python -m verify {claim.id} --data {path}")
     return 1 if confirm.verdict == "VIOLATED" else 3

@@ -22,7 +22,25 @@ from verify.data.inputs import parse_json, parse_number, read_text
 from verify.data.outputs import write_atomic, write_atomic_bytes  # noqa: F401 (re-exported)
 from verify.errors import DataError
 
-KEYS = ("X", "Y", "v", "K", "z", "u")
+KEYS = ("X", "Y", "v", "K", "z", "u", "options")
+
+
+def _options(value) -> str:
+    """A dataset's ``options`` — {claim id: {option: number, numeric string or list of them}}, the values of a
+    claim's declared parameters that replay a ``verify hunt`` find — checked for shape and kept as canonical JSON
+    text; each value is parsed against the claim's declaration when the claim runs (``Claim.parameters``)."""
+    if not isinstance(value, dict):
+        raise DataError("options: expected an object {claim id: {option: value}}")
+    out = {}
+    for cid, opts in value.items():
+        if not isinstance(opts, dict):
+            raise DataError(f"options[{cid!r}]: expected an object {{option: value}}")
+        for name, x in opts.items():
+            items = x if isinstance(x, list) else [x]
+            if not items or not all(isinstance(y, (int, str)) and not isinstance(y, bool) for y in items):
+                raise DataError(f"options[{cid!r}][{name!r}]: expected a number or a list of numbers")
+        out[str(cid)] = {str(k): [str(y) for y in x] if isinstance(x, list) else str(x) for k, x in opts.items()}
+    return json.dumps(out, sort_keys=True, ensure_ascii=False) if out else ""
 
 
 def _vector(value, where: str, length: int | None = None) -> tuple[Fraction, ...]:
@@ -72,6 +90,7 @@ class Dataset:
     z: tuple | None = None
     u: tuple | None = None
     name: str = "dataset"
+    options_json: str = ""  # canonical JSON of the ``options`` key ("" when none): see ``options_for``
     _cache: dict = field(default_factory=dict, compare=False, repr=False)
 
     # ----- construction -------------------------------------------------------------------------
@@ -82,6 +101,7 @@ class Dataset:
         extra = sorted(set(obj) - set(KEYS))
         if extra:
             raise DataError(f"unknown key(s) {', '.join(extra)}; allowed: {', '.join(KEYS)}")
+        options = _options(obj["options"]) if obj.get("options") is not None else ""
         for key in ("X", "Y", "v"):
             if key not in obj:
                 raise DataError(f"missing key {key!r}")
@@ -110,13 +130,13 @@ class Dataset:
             raise DataError("K: keys have dimension d_k = 0")
         z = _matrix(obj["z"], "z", n, d) if obj.get("z") is not None else None
         u = _vector(obj["u"], "u", d) if obj.get("u") is not None else None
-        return cls(X=X, Y=tuple(Y), v=v, K=K, z=z, u=u, name=name)
+        return cls(X=X, Y=tuple(Y), v=v, K=K, z=z, u=u, name=name, options_json=options)
 
     @classmethod
-    def make(cls, X, Y, v, K=None, z=None, u=None, name="dataset") -> "Dataset":
+    def make(cls, X, Y, v, K=None, z=None, u=None, name="dataset", options=None) -> "Dataset":
         """Build from Python lists (numbers, decimal or rational strings), validated."""
         obj = {"X": X, "Y": Y, "v": v}
-        for key, val in (("K", K), ("z", z), ("u", u)):
+        for key, val in (("K", K), ("z", z), ("u", u), ("options", options)):
             if val is not None:
                 obj[key] = val
         return cls.from_dict(obj, name=name)
@@ -163,7 +183,20 @@ class Dataset:
         return hashlib.sha256(self.to_json().encode()).hexdigest()
 
     def with_name(self, name: str) -> "Dataset":
-        return Dataset(self.X, self.Y, self.v, self.K, self.z, self.u, name)
+        return Dataset(self.X, self.Y, self.v, self.K, self.z, self.u, name, self.options_json)
+
+    def options_for(self, claim_id: str) -> dict:
+        """The options this dataset carries for one claim (raw JSON values; {} when none)."""
+        return json.loads(self.options_json).get(claim_id, {}) if self.options_json else {}
+
+    def with_options(self, claim_id: str, options: dict) -> "Dataset":
+        """A copy carrying ``options`` (exact values: Fractions, ints, tuples of them) for ``claim_id``."""
+        obj = self.to_dict()
+        every = obj.get("options", {})
+        every[claim_id] = {k: [format_exact(y) for y in x] if isinstance(x, (list, tuple)) else format_exact(x)
+                           for k, x in options.items()}
+        obj["options"] = every
+        return Dataset.from_dict(obj, name=self.name)
 
     def replace(self, **changes) -> "Dataset":
         """A copy with some fields replaced (given as lists of numbers/strings), re-validated."""
@@ -191,6 +224,8 @@ class Dataset:
             val = getattr(self, key)
             if val is not None:
                 obj[key] = _map(val, format_exact)
+        if self.options_json:
+            obj["options"] = json.loads(self.options_json)
         return obj
 
     def to_json(self) -> str:

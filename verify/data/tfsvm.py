@@ -109,6 +109,15 @@ def lemma10_shared_query() -> Dataset:
                         name="tfsvm-lemma10-shared-query")
 
 
+def lemma10_low_limit() -> Dataset:
+    """Constructed for Lemma 10 (n = 2, T = 2, d = 2, shared query z = e₁, v = (1, 1), Y = 1): key differences
+    D₁ = (1, 0) and D₂ = (−3/2, 4) (second tokens 0), scores (1, 0) and (5/2, 0). W^mm z = (1, 5/8) (both margins
+    1, ‖W^mm‖² = 89/64); α = (1, 2): W^mm_α z = D₁ (margin 3/2 for sequence 2: no support index), an LMM whose ray
+    has ρ → ‖W^mm‖/‖W^mm_α‖ = √89/8 ≈ 1.179 < 3/2 — every π ∈ {½, 1, 2} is satisfied, π < 0.179 is not."""
+    return Dataset.make(X=[[[1, 0], [0, 0]], [["-3/2", 4], [0, 0]]], Y=[1, 1], v=[1, 1], z=[[1, 0], [1, 0]],
+                        name="tfsvm-lemma10-low-limit")
+
+
 def n1_equal_scores() -> Dataset:
     """n = 1, T = 3, d = 2, v = e₂, z = (1, 1): tokens (0,1), (1,0), (−2,0), γ = (1, 0, 0) (B.2); W^mm z = (0, 1)."""
     return Dataset.make(X=[[[0, 1], [1, 0], [-2, 0]]], Y=[1], v=[0, 1], z=[[1, 1]], name="tfsvm-n1-equal-scores")

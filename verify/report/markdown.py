@@ -24,11 +24,14 @@ def _cell(x) -> str:
 
 
 def verdict_label(verdict: str, certainty: str | None, rng: str | None) -> str:
-    """"HOLDS — certified", "HOLDS — evidence over ‖p‖ ≤ 10⁴", "INCONCLUSIVE"."""
+    """"HOLDS — certified", "HOLDS — certified for π ∈ {1/2, 1, 2}", "HOLDS — evidence over ‖p‖ ≤ 10⁴",
+    "INCONCLUSIVE"."""
     if certainty is None:
         return verdict
     if certainty == "evidence" and rng:
         return f"{verdict} — evidence over {rng}"
+    if certainty == "certified" and rng:
+        return f"{verdict} — certified for {rng}"
     return f"{verdict} — {certainty}"
 
 

@@ -4,6 +4,10 @@ Exact rationals throughout, so whatever is found replays exactly with ``--data``
 tiny margins, nearly collinear keys, large and small scales, T = 2, d = 1, n = 1. ``hunt`` runs a
 claim's check on generated datasets for a time budget, lets hypothesis shrink the first VIOLATED
 one, confirms it at a higher precision and saves it as dataset JSON.
+
+A claim's universally quantified parameters that it declares searchable (``Parameter(hunt=True)``: π, a start
+scale, η(0), …) are drawn with each dataset, inside their declared bounds, and shrunk with it; a find carries
+them in its JSON (``options``), so ``--data`` replays the dataset *and* the parameter values.
 """
 from __future__ import annotations
 
@@ -46,6 +50,32 @@ def datasets(draw, max_n=3, max_T=4, max_d=3, unique_opt=True, positive_labels=F
     return data
 
 
+def option_strategies(claim) -> dict:
+    """{option: strategy of exact values} for the claim's hunted parameters (bounds as declared: ``low``
+    exclusive for rationals, inclusive for integers)."""
+    out = {}
+    for par in claim.parameters or ():
+        if not par.hunt:
+            continue
+        if par.kind == "integer":
+            out[par.option] = st.integers(int(par.low), int(par.high))
+            continue
+        low, high = Fraction(par.low), Fraction(par.high)
+        one = st.fractions(min_value=low, max_value=high, max_denominator=1000).filter(lambda x, low=low: x > low)
+        out[par.option] = st.lists(one, min_size=1, max_size=3).map(tuple) if par.kind == "rationals" else one
+    return out
+
+
+def candidates(claim):
+    """The strategy ``hunt`` draws from: datasets, carrying drawn values of the hunted parameters when the claim
+    declares any (``Dataset.with_options``: the values travel with the dataset into the check and its JSON)."""
+    data = claim.strategy() if getattr(claim, "strategy", None) else datasets()
+    opts = option_strategies(claim)
+    if not opts:
+        return data
+    return st.tuples(data, st.fixed_dictionaries(opts)).map(lambda p: p[0].with_options(claim.id, p[1]))
+
+
 def save_counterexample(data: Dataset, claim_id: str, folder: str = os.path.join("reports", "counterexamples")) -> str:
     """Write a failing dataset where ``--data`` replays it; the name is a hash of its content."""
     digest = hashlib.sha256(data.to_json().encode()).hexdigest()[:10]
@@ -63,7 +93,7 @@ def hunt(claim, budget: float, dps: int = 30, batch: int = 40, progress=None, ou
         from verify.errors import UsageError
 
         raise UsageError(f"the budget must be a positive finite number of seconds, got {budget!r}")
-    strategy = claim.strategy() if getattr(claim, "strategy", None) else datasets()
+    strategy = candidates(claim)
     tried = 0
     deadline = time.monotonic() + budget
 
