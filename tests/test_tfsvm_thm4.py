@@ -168,7 +168,8 @@ def test_certificate_not_proven_at_one_unit_on_the_ray():
 def test_registered_with_the_spec_id_and_aliases():
     c = thm4.CLAIM
     assert c.kind == "asymptotic" and set(c.aliases) == {"global-convergence", "global-convergence-equal-scores"}
-    assert [d.name for d in c.default_datasets()] == ["tfsvm-D-T2", "tfsvm-thm4-trap", "tfsvm-thm4-single"]
+    assert [d.name for d in c.default_datasets()] == ["tfsvm-D-T2", "tfsvm-thm4-trap", "tfsvm-thm4-ladder",
+                                                    "tfsvm-thm4-single"]
 
 
 def test_d_t2_certificate_constants_match_the_hand_formula():
@@ -191,3 +192,34 @@ def test_d_t2_certificate_constants_match_the_hand_formula():
     got_c, got_t = (mpmath.mpf(x.mid().str(35, radius=False)) for x in (cert.c, cert.total))
     assert cert.c < arb(str(c)) and abs(got_c - c) < c * mpmath.mpf(10) ** -6
     assert cert.total > arb(str(total)) and abs(got_t - total) < total * mpmath.mpf(10) ** -6
+
+
+def test_ladder_finds_the_trap_where_no_certificate_applies():
+    """thm4_ladder (n = 3: no T = 2, n = 2 certificate): W^mm_α = u·(25/2, 0)ᵀ with u = (1/5, 1/5) (sequences 1 and
+    3 tight, derived in the dataset's docstring), ‖W^mm_α‖_F = 5√2/2. A start at ‖W(0)‖_F = 3 lies in the GMM's
+    basin; the ladder flies the ray from 3·‖W^mm_α‖ (escapes) and 10·‖W^mm_α‖ (stays): a plateau of 1 − corr to W^mm
+    while 1 − corr to W^mm_α decreases — VIOLATED as evidence, and the ladder stops there."""
+    norm_a = 5 * math.sqrt(2) / 2
+    first, second = (float(f"{r * norm_a:.3g}") for r in (3, 10))
+    assert (first, second) == (10.6, 35.4)
+    with working_precision(30) as prec:
+        out = thm4.evaluate(D.thm4_ladder(), prec, gd_steps=0)
+    dec = out.decision()
+    assert (dec.verdict, dec.certainty) == ("VIOLATED", "evidence")
+    rungs = [e for e in out.evidence if "·W^mm_α" in e.quantity]
+    assert [f"‖W(0)‖_F ≈ {first})" in rungs[0].quantity, f"‖W(0)‖_F ≈ {second})" in rungs[1].quantity] == [True, True]
+    assert len(rungs) == 2 and rungs[0].decide() is True and rungs[1].decide() is False
+    assert "stays at the LMM (trapped)" in rungs[1].note and "plateau" in rungs[1].note
+    assert f"ray starts α = (1, 1, 1) at ‖W(0)‖_F ≈ {first}, {second} (a ladder" in out.range
+
+
+def test_stays_at_lmm_needs_both_the_plateau_and_the_lmm_convergence():
+    from verify.claims.verdict import Decision
+    from verify.kit.trap import stays_at_lmm
+
+    plateau, decays = Decision(False, "decays"), Decision(True, "decays")
+    down, flat = [Fraction(1, 10 ** k) for k in range(1, 6)], [Fraction(1, 2)] * 5
+    assert stays_at_lmm(plateau, down) is True
+    assert stays_at_lmm(plateau, flat) is False      # neither at W^mm nor converging to W^mm_α: not "trapped"
+    assert stays_at_lmm(decays, down) is False
+    assert stays_at_lmm(Decision(None, "decays"), down) is False

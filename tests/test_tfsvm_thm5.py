@@ -56,3 +56,14 @@ def test_spread_zero_with_three_tokens_holds_as_evidence():
 def test_registered_with_the_spec_id_and_alias():
     c = thm5.CLAIM
     assert c.id == "tfsvm.thm5" and c.kind == "asymptotic" and tuple(c.aliases) == ("global-convergence-approx-scores",)
+
+
+def test_ladder_dataset_violated_as_evidence():
+    """thm4_ladder: T = 2, spread 0 (the δ condition holds for every δ) and n = 3 (no certificate): the ladder of
+    starts along the locally-optimal ray finds the trapped one (see tests/test_tfsvm_thm4.py)."""
+    with working_precision(30) as prec:
+        out = thm5.evaluate(D.thm4_ladder(), prec, gd_steps=0)
+    assert score_spread(D.thm4_ladder()) == 0
+    dec = out.decision()
+    assert (dec.verdict, dec.certainty) == ("VIOLATED", "evidence")
+    assert "‖W(0)‖_F ≈ 35.4" in dec.reasons[0]

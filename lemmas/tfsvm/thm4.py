@@ -13,9 +13,13 @@ Hypotheses (computed): Assumption A for the loss; unique optimal tokens; B.2 (ex
 (verified SVM certificate); η = 1/L_W rounded down, η ≤ 1/L_W against the certified L_W of Lemma 4 (the
 theorem's O(·) constant is unspecified; the certificate covers every η ∈ (0, 1/L_W]).
 
-How it is checked (``verify.kit.trap``). "Any W(0)": the check chooses W(0) = 0, a seeded random
-start (entries in [−3, 3]·‖W^mm‖_F), and ρ·W^mm_α for every locally-optimal α ≠ opt (enumerated), ρ
-rational with ‖W(0)‖_F ≈ 3 (then 5, 10, 10‖W^mm_α‖, 30‖W^mm_α‖ until the certificate is proven).
+How it is checked (``verify.kit.trap``). "Any W(0)" (coverage "search", docs/parameters.md): the check chooses
+W(0) = 0, a seeded random start (entries in [−3, 3]·‖W^mm‖_F), and ρ·W^mm_α for every locally-optimal α ≠ opt
+(enumerated), ρ rational with ‖W(0)‖_F ≈ 3 (then 5, 10, 10‖W^mm_α‖, 30‖W^mm_α‖ until the certificate is proven).
+Where no certificate applies (T > 2 or n > 2) a ladder of starts ‖W(0)‖_F ≈ (3, 10, 30, 100)·‖W^mm_α‖ along the
+ray is flown in turn until one stays trapped (1 − corr to W^mm a plateau while 1 − corr to W^mm_α decreases):
+an LMM's basin can begin far from the origin (``thm4_ladder``: a start at ‖W(0)‖_F = 3 reaches the GMM, one at
+10‖W^mm_α‖ ≈ 35 stays), so a single start near the origin would let the flaw through.
 * Trap certificate (DERIVED, ``verify.geometry.trap``; T = 2, n = 2, one deviating sequence). With
   a = ⟨W, D̂₁⟩ (driver), b = ⟨W, D̂₂ − κD̂₁⟩, κ = ĝ12/ĝ11 of the signed differences D̂_i =
   ±vec((x_i1 − x_i2)z_iᵀ), GD is exactly a⁺ = a + η(ĝ11c₁ − ĝ12c₂), b⁺ = b − η(det ĝ/ĝ11)c₂,
@@ -33,14 +37,15 @@ rational with ‖W(0)‖_F ≈ 3 (then 5, 10, 10‖W^mm_α‖, 30‖W^mm_α‖ u
   starts only (``flows="all"``: every start; from W(0) = 0 D-T2 reaches the GMM, tested). Figure: log10 of
   1 − corr to W^mm and to W^mm_α against ‖W‖. Default precision 40 (flows; the recheck runs at 60).
 
-False cases (tests): D-T2 and ``thm4_trap`` → VIOLATED (certified); ``thm4_single`` (n = 1) → HOLDS
+False cases (tests): D-T2 and ``thm4_trap`` → VIOLATED (certified); ``thm4_ladder`` (n = 3) → VIOLATED (evidence,
+the second rung of the ladder); ``thm4_single`` (n = 1) → HOLDS
 (evidence); ``b1_only`` (T = 3, non-optimal scores 0 and 1/2) → NOT_APPLICABLE naming B.2.
 """
 from __future__ import annotations
 
 from verify.claims import Claim, Outcome, register
 from verify.data import tfsvm as D
-from verify.kit.trap import global_convergence, hypotheses
+from verify.kit.trap import PARAMETERS, global_convergence, hypotheses
 from verify.numbers.precision import Precision
 
 
@@ -56,7 +61,7 @@ def evaluate(data, prec: Precision, loss: str = "logistic", gd_steps: int = 2000
 
 
 def default_datasets(seed: int = 0):
-    return [D.d_t2(), D.thm4_trap(), D.thm4_single()]
+    return [D.d_t2(), D.thm4_trap(), D.thm4_ladder(), D.thm4_single()]
 
 
 STATEMENT = """\
@@ -74,4 +79,5 @@ CLAIM = register(Claim(id="tfsvm.thm4", paper="tfsvm", number="Theorem 4", kind=
                        title="Global convergence of W-GD to W^mm under equal non-optimal scores (FLAWED-v1)",
                        statement=STATEMENT, check=evaluate, default_datasets=default_datasets,
                        aliases=("global-convergence", "global-convergence-equal-scores"),
+                       parameters=PARAMETERS,
                        default_precision=40))  # flows at 40 digits + the recheck at 60, as mmts.thm3

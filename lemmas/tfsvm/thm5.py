@@ -21,7 +21,8 @@ How it is checked: ``verify.kit.trap`` as for ``tfsvm.thm4`` (starts 0, a seeded
 locally-optimal rays; the certified trap at every ray where its inequalities are proven; W-GD at those
 starts). Where a trap is certified the gradient-flow evidence and its figure are Theorem 4's (same witness;
 ``flows="auto"`` runs them here too — off by default for time); without one, the flows from every start decide
-(evidence, as in Theorem 4).
+(evidence, as in Theorem 4), along each locally-optimal ray a ladder of starts until one stays trapped
+(``thm4_ladder``, n = 3: VIOLATED as evidence at ‖W(0)‖_F ≈ 10‖W^mm_α‖).
 
 False cases (tests): D-T2 and ``thm4_trap`` → VIOLATED (certified); ``b1_only`` (T = 3, non-optimal
 scores 0 and 1/2) → INCONCLUSIVE naming the δ condition; D-STAT (no W^mm) → NOT_APPLICABLE.
@@ -30,7 +31,7 @@ from __future__ import annotations
 
 from verify.claims import Claim, Outcome, register
 from verify.data import tfsvm as D
-from verify.kit.trap import global_convergence, hypotheses
+from verify.kit.trap import PARAMETERS, global_convergence, hypotheses
 from verify.numbers.precision import Precision
 
 
@@ -62,4 +63,5 @@ starts outside the LMM basins). δ is existential: for spread > 0 the hypothesis
 CLAIM = register(Claim(id="tfsvm.thm5", paper="tfsvm", number="Theorem 5", kind="asymptotic",
                        title="Global convergence of W-GD to W^mm under approximately equal scores (FLAWED-v1)",
                        statement=STATEMENT, check=evaluate, default_datasets=default_datasets,
-                       aliases=("global-convergence-approx-scores",)))
+                       aliases=("global-convergence-approx-scores",),
+                       parameters=PARAMETERS))

@@ -94,6 +94,16 @@ def thm4_trap() -> Dataset:
                         z=[[-1, "-3/2"], [-1, -1]], name="tfsvm-thm4-trap")
 
 
+def thm4_ladder() -> Dataset:
+    """Constructed for tfsvm Theorems 4/5 where no trap certificate applies (n = 3, T = 2, d = 2; B.2 holds as T = 2):
+    D-T2's tokens scaled by 1/5 (v = (0, 5) keeps the scores), plus a third sequence like the first with query
+    (1, −1). opt = (1, 2, 1); α = (1, 1, 1) is locally optimal: u = (1/5, 1/5) = x_i1 − x_i2 for sequences 1 and 3,
+    W^mm_α = u·(25/2, 0)ᵀ (‖W^mm_α‖_F = 5√2/2; sequences 1 and 3 tight, sequence 2 at margin 2: no support index).
+    The scale puts the LMM's basin far out: a start at ‖W(0)‖_F ≈ 3 (< ‖W^mm_α‖) lies in the GMM's basin."""
+    return Dataset.make(X=[[["1/5", "1/5"], [0, 0]], [["2/5", "2/5"], [0, 0]], [["1/5", "1/5"], [0, 0]]],
+                        Y=[1, -1, 1], v=[0, 5], z=[[1, 0], [1, "1/2"], [1, -1]], name="tfsvm-thm4-ladder")
+
+
 def thm4_single() -> Dataset:
     """n = 1, T = 3, d = 2, scores (1, 0, 0) (B.2): every locally-optimal direction is the GMM (n = 1), so
     Theorems 4/5 have no spurious LMM to be trapped at."""

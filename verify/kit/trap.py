@@ -21,6 +21,7 @@ from fractions import Fraction
 from flint import arb
 
 from verify.claims import Evidence, Figure, Hypothesis, Outcome, Series, rules
+from verify.claims.registry import Parameter
 from verify.dynamics import flow_through_norms
 from verify.geometry.stationarity import assumption_b, gmm, smoothness_W
 from verify.geometry.tfsvm_cones import lmm_directions
@@ -36,12 +37,30 @@ from verify.numbers.precision import to_arb, to_decimal_string
 LMM_LIMIT = 4096    # T^n selections enumerated for the locally-optimal starts
 LMM_RADII = (3, 5, 10)
 LMM_SCALES = (10, 30)
+#: Where no trap certificate applies (T > 2 or n > 2): the ladder of starts ‖W(0)‖_F = r·‖W^mm_α‖_F along each
+#: locally-optimal ray, flown in turn until one stays trapped (``trapped``) — the basin of a spurious LMM can begin
+#: far out (its radius scales with ‖W^mm_α‖: the dynamics only see W/‖W^mm_α‖), so one start near the origin decides
+#: nothing (coverage "search", docs/parameters.md)
+LMM_LADDER = (3, 10, 30, 100)
 #: the norms, in units of σ = ‖W^mm‖_F, at which the flow stops exactly (a 1-2-5 ladder: logits scale with ‖W‖/σ)
 FLOW_NORMS = (2, 5, 10, 20, 50, 100, 200, 500, 1000)
 #: DERIVED: 1 − corr(W, W^mm) ≈ C‖W‖^{-2} along a flow converging to W^mm (a bounded transverse part)
 THEORY_RATE = 2
 B2 = "Assumption B.2: γ_it = γ_iτ < γ_{i,opt} for all t, τ ≠ opt_i (exact)"
 DELTA = "non-optimal scores within the data-dependent δ: |γ_it − γ_iτ| ≤ δ for all t, τ ≠ opt_i"
+
+
+#: the universally quantified parameters of Theorems 4 and 5 and how ``global_convergence`` covers them
+PARAMETERS = (
+    Parameter("W(0)", "from any W(0)", "search",
+              "W(0) = 0, `random_starts` seeded random starts, and along every locally-optimal ray: the trap certificate "
+              "(T = 2, n = 2) at ‖W(0)‖_F ≈ 3, 5, 10, (10, 30)·‖W^mm_α‖ until proven, else a ladder of flows from "
+              "(3, 10, 30, 100)·‖W^mm_α‖ until a start stays trapped (the rungs flown are named in the range)",
+              option="random_starts", kind="integer", low=0, high=12),
+    Parameter("η", "every step size η ≤ O(1/L_W) (constant unspecified)", "range",
+              "the trap certificate covers every η ∈ (0, 1/L_W]; otherwise W-GD at η = 1/L_W (shown) and the gradient "
+              "flow (η → 0, deciding) — named in the range"),
+)
 
 
 def score_spread(data) -> Fraction:
@@ -89,7 +108,9 @@ def _norm(w) -> float:
 
 
 def starts(data, q, loss: str, dps: int, random_starts: int, seed: int):
-    """[(label, W(0), LMM info or None)]; LMM info = (α, vec W^mm_α, trap certificate or None, reason)."""
+    """[(label, W(0), LMM info or None)]; LMM info = (α, vec W^mm_α, trap certificate or None, reason, rungs):
+    ``rungs`` [(‖W(0)‖_F, ρ, W(0))] of ``LMM_LADDER`` where no certificate applies (the label names the first), else
+    None."""
     D = data.d * data.d
     out = [("W(0) = 0", tuple(Fraction(0) for _ in range(D)), None)]
     rng = random.Random(seed)
@@ -105,6 +126,12 @@ def starts(data, q, loss: str, dps: int, random_starts: int, seed: int):
     eta_max = 1 / smoothness_W(data, loss)  # the certificate covers every η ∈ (0, 1/L_W]
     for alpha, w in lmms:
         red, why = t2_reduction(data, alpha)
+        if red is None:  # no certificate: a ladder of starts flown in turn (``ladder``)
+            rungs = [(float(f"{r * _norm(w):.3g}"),) + _ray(w, float(f"{r * _norm(w):.3g}")) for r in LMM_LADDER]
+            R, rho, W0 = rungs[0]
+            label = f"W(0) = {rho}·W^mm_α, α = ({', '.join(str(t + 1) for t in alpha)}) (‖W(0)‖_F ≈ {R})"
+            out.append((label, W0, (alpha, w, None, why, rungs)))
+            continue
         chosen = None
         for R in sorted(set(LMM_RADII) | {float(f"{s * _norm(w):.3g}") for s in LMM_SCALES}):
             rho, W0 = _ray(w, R)
@@ -115,8 +142,7 @@ def starts(data, q, loss: str, dps: int, random_starts: int, seed: int):
                 break
         R, rho, W0, cert = chosen
         label = f"W(0) = {rho}·W^mm_α, α = ({', '.join(str(t + 1) for t in alpha)}) (‖W(0)‖_F ≈ {R})"
-        out.append((label, W0, (alpha, w, cert if cert is not None and cert.proven else None,
-                                why if red is None else cert.describe())))
+        out.append((label, W0, (alpha, w, cert if cert.proven else None, cert.describe(), None)))
     return out, f"{len(lmms)} locally-optimal α ≠ opt"
 
 
@@ -146,7 +172,7 @@ def global_convergence(out: Outcome, data, prec, q, eta, *, loss="logistic", gd_
     lmm_arb = [[to_arb(x) for x in w] for w in lmms]
     trapped = [s for s in pts if s[2] is not None and s[2][2] is not None]
     model = LinearLogitModel.from_dataset(data, "W", loss)
-    series, deepest, flown = [], None, []
+    series, deepest, flown, climbed = [], None, [], {}  # climbed: α → the ladder radii flown
     for label, W0, info in pts:
         gd_end = ""
         if info is not None and gd_steps:  # the theorem's own iteration at the locally-optimal starts (shown)
@@ -160,6 +186,11 @@ def global_convergence(out: Outcome, data, prec, q, eta, *, loss="logistic", gd_
         run_flow = flows == "all" or (flows in ("auto", "untrapped") and not trapped) or \
             (flows == "auto" and info is not None and info[2] is not None)
         recs = []
+        if run_flow and info is not None and info[4]:  # no certificate: the ladder along the ray
+            n0 = len(flown)
+            series += ladder(out, data, info, qa, lmm_arb, depth, prec.dps, loss, flown)
+            climbed[info[0]] = [lab.split("≈ ")[-1].rstrip(")") for lab, _, _ in flown[n0:]]
+            continue
         if run_flow:
             recs, status, legs = _flow(data, W0, qa, lmm_arb, depth, prec.dps, loss)
             flown.append((label, status, recs))
@@ -190,14 +221,58 @@ def global_convergence(out: Outcome, data, prec, q, eta, *, loss="logistic", gd_
                                   caption="A trapped start keeps 1 − corr to W^mm at a plateau while it converges "
                                           "to the locally-optimal direction." if trapped else
                                   "Every start: 1 − corr to W^mm decays (derived rate ‖W‖^-2)."))
+    deepest = max([deepest] * (deepest is not None) + [r[-1][0] for _, _, r in flown if r], key=lambda z: z.mid(),
+                  default=None)
+    rungs = [f"α = ({', '.join(str(t + 1) for t in alpha)}) at ‖W(0)‖_F ≈ {', '.join(radii)}"
+             for alpha, radii in climbed.items()]
     parts = ([f"‖W‖_F ≤ {to_decimal_string(deepest, 4)} along the gradient flow"] if deepest is not None else []) + \
-        ([f"W-GD k ≤ {gd_steps} at the locally-optimal starts"] if lmms and gd_steps else []) + [f"{len(pts)} starts"]
+        ([f"locally-optimal ray starts {'; '.join(rungs)} (a ladder, until one stays trapped)"] if rungs else []) + \
+        ([f"W-GD (η = 1/L_W) k ≤ {gd_steps} at the locally-optimal starts"] if lmms and gd_steps else []) + [f"{len(pts)} starts"]
     out.range = "; ".join(parts)
+
+
+def stays_at_lmm(dec, to_lmm) -> bool:
+    """A rung's flow stays at the locally-optimal direction: 1 − corr to W^mm is a plateau (``dec``, the
+    ``rules.decays`` answer, fails) while 1 − corr to W^mm_α strictly decreases over the same tail (the flow converges
+    there, not merely slowly away)."""
+    return dec.holds is False and rules.strictly_decreasing(to_lmm[-rules.TAIL_POINTS:]) is True
+
+
+def ladder(out: Outcome, data, info, qa, lmm_arb, depth, dps, loss, flown) -> list:
+    """Fly the rungs of one locally-optimal ray in turn (no certificate applies) until a start stays trapped: each
+    rung's flow is a deciding item "1 − corr(W, W^mm) → 0" (``rules.decays``), so a trapped rung fails it (VIOLATED,
+    evidence) and an escaping one holds; the ladder stops at the first trapped rung. Returns the figure's series."""
+    alpha, w, _, why, rungs = info
+    k = lmm_arb.index([to_arb(x) for x in w]) if [to_arb(x) for x in w] in lmm_arb else 0
+    name = ", ".join(str(t + 1) for t in alpha)
+    series = []
+    for R, rho, W0 in rungs:
+        label = f"W(0) = {rho}·W^mm_α, α = ({name}) (‖W(0)‖_F ≈ {R})"
+        recs, status, _ = _flow(data, W0, qa, lmm_arb, depth, dps, loss)
+        flown.append((label, status, recs))
+        if not recs:
+            break
+        xs, ys, zs = [r[0] for r in recs], [r[1] for r in recs], [r[2][k] for r in recs]
+        dec = rules.decays(xs, ys, expected=THEORY_RATE, zero=arb(10) ** -dps)
+        stays = stays_at_lmm(dec, zs)
+        out.add(Evidence(f"gradient flow from {label}: 1 − corr(W, W^mm) → 0 (at ‖W‖_F = "
+                         f"{to_decimal_string(xs[-1], 4)})", ys[-1], rule=dec, enclosed=False,
+                         note="; ".join(x for x in (dec.detail, "1 − corr to W^mm_α: " + ", ".join(
+                             to_decimal_string(z, 3) for z in zs), "stays at the LMM (trapped)" if stays else "",
+                             f"no trap certificate: {why}") if x)))
+        series.append(Series(f"from ‖W(0)‖ ≈ {R} on the ray of α = ({name}): to W^mm", [plot_value(x) for x in xs],
+                             log10_series(ys), "-o"))
+        series.append(Series(f"from ‖W(0)‖ ≈ {R}: to W^mm_α", [plot_value(x) for x in xs], log10_series(zs), ":"))
+        if stays or dec.holds is not True:
+            break
+    return series
 
 
 def trap_items(out: Outcome, label, W0, info, recs, lmms, gd_end: str = "") -> None:
     """The certificate's constants (shown) and, when proven, the deciding item: the proven limit ≠ 0."""
-    alpha, w, cert, detail = info
+    alpha, w, cert, detail, rungs = info
+    if rungs:  # the ladder's flows are the items
+        return
     if cert is None:
         out.add(Evidence(f"trap certificate at {label}", None, note="not proven here (evidence only): " + detail))
         return
