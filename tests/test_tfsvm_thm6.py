@@ -7,7 +7,8 @@ from fractions import Fraction as F
 
 from lemmas.tfsvm import thm6
 from verify.claims import REGISTRY
-from verify.data.tfsvm import d_t2, thm6_lmm
+from verify.data.generators import random_dataset
+from verify.data.tfsvm import d_t2, thm6_lmm, thm6_small_step
 from verify.kit.good_start import ASSUMPTION_C, assumption_c, c_margins, good_start_dataset, gradient_at_zero
 from verify.models.attention import LinearLogitModel
 from verify.numbers.precision import working_precision
@@ -78,8 +79,12 @@ def test_holds_on_a_good_start_dataset():
         out = thm6.evaluate(data, prec, radii=RADII, figure=False)
     assert out.decide() == "HOLDS" and out.decision().certainty == "evidence"
     rule = [e for e in out.evidence if e.rule is not None]
-    assert len(rule) == 1 and rule[0].decide() is True and rule[0].rule.rule == "decays (rate ≥ 1/2·2)"
-    assert out.range.startswith("‖W‖_F ≤ 1000") and all(h.met for h in out.hypotheses)
+    # the η(0) ladder (1, 1/100, then the η(0) → 0 limit): one flow each, every one decided by the same rule
+    assert len(rule) == 3 and all(e.decide() is True and e.rule.rule == "decays (rate ≥ 1/2·2)" for e in rule)
+    assert ["η(0) = 1/‖W^mm‖_F" in rule[0].quantity, "η(0) = 1/100/‖W^mm‖_F" in rule[1].quantity,
+            "η(0) → 0" in rule[2].quantity] == [True] * 3
+    assert out.range.startswith("‖W‖_F ≤ 1000") and "η(0)·‖W^mm‖_F ∈ {1, 1/100, 0}" in out.range
+    assert all(h.met for h in out.hypotheses)
 
 
 def test_without_c_d_t2_still_reaches_the_gmm():
@@ -109,3 +114,47 @@ def test_without_c_an_lmm_violates():
 def test_registration():
     assert thm6.CLAIM.id == "tfsvm.thm6" and thm6.CLAIM.kind == "asymptotic"
     assert REGISTRY.resolve("global-convergence-good-initial-gradient")[0].id == "tfsvm.thm6"
+
+
+def test_with_c_a_small_first_step_ends_at_an_lmm():
+    """The η(0) range decided in the module: every first step η(0) ≤ c/‖W^mm‖ is covered. thm6_small_step meets C
+    (every margin > 0), yet from η(0) = 1/‖W^mm‖_F the path settles at an LMM (the ladder stops at its first rung)."""
+    data = thm6_small_step()
+    assert data.optimal_tokens() == ((0,), (2,), (2,))
+    with working_precision(30) as prec:
+        out = thm6.evaluate(data, prec, radii=RADII, figure=False)
+    assert all(h.met for h in out.hypotheses) and any(h.name == ASSUMPTION_C for h in out.hypotheses)
+    dec = out.decision()
+    assert (dec.verdict, dec.certainty) == ("VIOLATED", "evidence") and "η(0) = 1/‖W^mm‖_F" in dec.reasons[0]
+    assert "plateau" in dec.reasons[0] and "η(0)·‖W^mm‖_F ∈ {1}" in out.range
+    lmm = [e for e in out.evidence if "≠ opt" in e.quantity]
+    assert len(lmm) == 1 and "locally optimal (certified)" in lmm[0].note
+
+
+def test_a_large_first_step_reaches_the_gmm_there():
+    """… while a first step of 300/‖W^mm‖_F lands in the GMM's basin: the theorem needs a lower bound on η(0)."""
+    with working_precision(30) as prec:
+        out = thm6.evaluate(thm6_small_step(), prec, radii=RADII, figure=False, eta0_scales=(300,))
+    assert out.decide() == "HOLDS" and "η(0)·‖W^mm‖_F ∈ {300}" in out.range
+
+
+def test_assumption_c_with_exact_zero_and_ball_margins_is_decided():
+    """random_dataset(seed=129) has two margins that vanish exactly (every ℓ'-group coefficient is 0) beside two
+    balls: C is not met (a margin ≤ 0), decided without comparing a Fraction with a ball (it raised TypeError)."""
+    data = random_dataset(n=2, T=3, d=2, seed=129, scale="1/10", queries=True)
+    sc, Z = data.scores, data.queries()
+    means = [sum(g, F(0)) / len(g) for g in sc]
+    # exact group coefficients of each margin: (x_jt − x_jopt)ᵀ [Σ_t (γ_it − γ̄_i) x_it z_iᵀ] z_j, per sequence i
+    zero = 0
+    for j, (seq, o) in enumerate(zip(data.X, data.optimal_tokens())):
+        for t in range(data.T):
+            if t == o[0]:
+                continue
+            diff = [a - b for a, b in zip(seq[t], seq[o[0]])]
+            coeffs = [sum(((g - m) * sum(a * b for a, b in zip(diff, x))
+                           for g, x in zip(sc[i], data.X[i])), F(0)) * sum(a * b for a, b in zip(Z[i], Z[j]))
+                      for i, m in enumerate(means)]
+            zero += all(c == 0 for c in coeffs)
+    assert zero == 2
+    h = assumption_c(data)
+    assert h.met is False and h.detail.startswith("2 margin(s) ≤ 0")

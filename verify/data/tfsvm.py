@@ -146,6 +146,21 @@ def thm6_lmm() -> Dataset:
                         Y=[1, 1], v=[2, -3], z=[["-19/40", "6/35"], ["3/5", "-1/30"]], name="tfsvm-thm6-lmm")
 
 
+def thm6_small_step() -> Dataset:
+    """Theorem 6 WITH Assumption C (n = 3, T = 3, d = 2, explicit queries): ``random_dataset(n=3, T=3, d=2, seed=982,
+    scale="1/10", queries=True)`` of ``verify.data.generators``, found by a seeded search (seeds 0–1499 of that shape
+    with unique optimal tokens, score gap ≥ 1/10 and C met, whose float64 arc-length flow from −10⁻³∇L(0)/‖∇L(0)‖
+    selected α ≠ opt at ‖W‖ = 200) and kept here as exact data. Scores (12/5, −11/30, 1081/540), (−141/20, −187/840,
+    93/20), (−71/420, −31/70, 41/45): opt = (1, 3, 3) (1-indexed). Every C margin is > 0, yet W-GD from 0 with a
+    first step η(0) ≤ 100/‖W^mm‖_F settles at the LMM that selects token 3 in sequence 1; only a first step of
+    ~300/‖W^mm‖_F or more lands in the GMM's basin."""
+    return Dataset.make(X=[[["0.6", "0.15"], ["0.2", "-0.3"], ["19/90", "0.4"]],
+                           [["-1.7", "-0.5"], ["0.05", "-4/35"], ["0.1", "1.3"]],
+                           [["9/70", "-1/14"], ["0.2", "-2/35"], ["-0.2", "-1/12"]]],
+                        Y=[1, 1, -1], v=["19/6", "10/3"], z=[["-0.6", "-19/70"], ["-0.22", "-0.7"], ["-0.4", "19/90"]],
+                        name="tfsvm-thm6-small-step")
+
+
 def thm3_cancelling() -> Dataset:
     """Theorem 3's printed hypotheses without W^mm (constructed; n = 2, T = 2, d = 1, v = 1): sequences (2, 0) with
     z = 1 and (3, −1) with z = −1/4, scores = tokens. B.2 holds (T = 2); Att-SVM asks 2w ≥ 1 and −w ≥ 1 (infeasible);

@@ -72,7 +72,7 @@ def assumption_c(data: Dataset, loss: str = "logistic") -> Hypothesis:
     ms = c_margins(data, loss)
     bad = [(i, t, m) for i, t, m in ms if m <= 0]  # exact 0, or a ball certainly ≤ 0
     unsure = [(i, t, m) for i, t, m in ms if isinstance(m, arb) and not m > 0 and not m <= 0]
-    worst = min(ms, key=lambda x: x[2] if isinstance(x[2], Fraction) else x[2].mid())
+    worst = min(ms, key=lambda x: (to_arb(x[2]) if isinstance(x[2], Fraction) else x[2]).mid())  # exact mids: comparable
     detail = (f"smallest margin {_show(worst[2])} at sequence {worst[0]}, token {worst[1]} "
               f"(0-indexed; {len(ms)} margins, ∇L(0) in closed form, ℓ'(γ̄_i) in arb balls)")
     if bad:
