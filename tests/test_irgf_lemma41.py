@@ -9,7 +9,10 @@ def test_holds_on_defaults():
     v = run_claim(lemma41.CLAIM, lemma41.CLAIM.default_datasets(), dps=20)
     assert v.verdict == "HOLDS"
     # the GBS truncation error is not inside the balls: evidence over the times integrated
-    assert v.certainty == "evidence" and v.range == "t ≤ 4"
+    assert v.certainty == "evidence"  # over t ≤ 4, at the initial conditions and times it names
+    assert v.datasets[0].range == ("t ≤ 4; 2 initial conditions (a seeded generic one with sign flips, init (5) with "
+                                   "ω₀ = (7/10, 13/10, 2/5, 1)); t ∈ {1/2, 1, 2, 4}")  # D-SEED0: d = 4
+    assert v.datasets[1].range.endswith("ω₀ = (7/10, 13/10, 2/5)); t ∈ {1/2, 1, 2, 4}")  # d = 3
     assert all(not e.enclosed and e.coverage.points == 2 * 4 for e in v.evidence)  # 2 inits × 4 times, each decided
 
 

@@ -8,7 +8,8 @@ from verify.numbers.precision import working_precision
 def test_holds_on_defaults():
     v = run_claim(lemma42.CLAIM, lemma42.CLAIM.default_datasets(), dps=20)
     assert v.verdict == "HOLDS"
-    assert v.certainty == "evidence" and v.range == "ln(‖β‖₁/p*) ≤ 10"
+    assert v.certainty == "evidence"
+    assert all(d.range.startswith("ln(‖β‖₁/p*) ≤ 10; init (5) with ω₀ = 𝟙; (27)–(29): β at ") for d in v.datasets)
     # (27) is compared with the flow's own dℒ/dt at every record, each point certified
     ident = [e for e in v.evidence if "dℒ/dt of the flow" in e.quantity]
     assert len(ident) == 2 and all(e.decide() is True and e.coverage.holds == e.coverage.points > 20 for e in ident)

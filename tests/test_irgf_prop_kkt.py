@@ -24,7 +24,7 @@ def test_holds_with_spec_rates():
 def test_run_claim_defaults():
     v = run_claim(prop_kkt.CLAIM, prop_kkt.CLAIM.default_datasets(), dps=20)
     assert v.verdict == "HOLDS"
-    assert v.certainty == "evidence" and v.range == "ln(‖β‖₁/p*) ≤ 10"
+    assert v.certainty == "evidence" and v.range == "ln(‖β‖₁/p*) ≤ 10; init (5) with ω₀ = 𝟙"
     rules_used = {e.decided_by() for e in v.evidence if e.decided_by() and e.decided_by().startswith("rule")}
     assert any(r.startswith("rule: extrapolates to 0") for r in rules_used)
 

@@ -32,7 +32,7 @@ def test_run_claim_defaults():
     v = run_claim(thm41.CLAIM, thm41.CLAIM.default_datasets(), dps=20)
     assert v.verdict == "HOLDS"
     assert v.stable_digits >= 8
-    assert v.certainty == "evidence" and v.range == "ln(‖β‖₁/p*) ≤ 10"
+    assert v.certainty == "evidence" and v.range == "ln(‖β‖₁/p*) ≤ 10; init (5) with ω₀ = 𝟙"
     assert not any(e.decided_by() == "rule: legacy override" for e in v.evidence) and not hasattr(v.evidence[0], "holds")
     trend = next(e for e in v.evidence if "→ 0 like µ^(−a)" in e.quantity)
     assert trend.decided_by().startswith("rule: decays") and trend.decide() is True and not trend.enclosed

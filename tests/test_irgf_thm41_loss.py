@@ -18,7 +18,7 @@ def test_holds_and_excess_like_exp_minus_mu():
 def test_run_claim_defaults():
     v = run_claim(thm41_loss.CLAIM, thm41_loss.CLAIM.default_datasets(), dps=20)
     assert v.verdict == "HOLDS"
-    assert v.certainty == "evidence" and v.range == "ln(‖β‖₁/p*) ≤ 10"
+    assert v.certainty == "evidence" and v.range == "ln(‖β‖₁/p*) ≤ 10; init (5) with ω₀ = 𝟙"
     assert {e.decided_by() for e in v.evidence if e.quantity.endswith("→ 0 (value: at the last record)")} == \
         {"rule: vanishes (≤ 1e-10 of its reference)"}
 

@@ -65,9 +65,22 @@ def test_identity_with_logits_of_size_a_million():
         assert run_claim(lemma3.CLAIM, [data], dps=50).verdict == "HOLDS", name
 
 
+def _vertex_pairs(K) -> int:
+    """The number of vertex pairs ±a of {a = Kq : ‖a‖∞ ≤ 1}, independently of the check: scipy's halfspace
+    intersection of |Kq|_t ≤ 1 in q (K of full column rank here), vertices rounded and counted."""
+    import numpy as np
+    from scipy.spatial import HalfspaceIntersection
+
+    A = np.array([[float(x) for x in row] for row in K])
+    hs = np.vstack([np.hstack([A, -np.ones((len(A), 1))]), np.hstack([-A, -np.ones((len(A), 1))])])
+    pts = HalfspaceIntersection(hs, np.zeros(A.shape[1])).intersections
+    return len({tuple(np.round(p, 9)) for p in pts}) // 2
+
+
 def test_every_probe_point_is_counted():
     """Every (sequence, direction, scale, q) is a Tally point of both deciding items, none hidden; a
-    sequence is probed along 4 seeded directions and ± each of its own nonzero key differences k_t − k_0."""
+    sequence is probed along 4 seeded directions and ± each of its own nonzero key differences k_t − k_0,
+    q along 3 seeded directions and every vertex pair of its logit polytope {‖Kq‖∞ ≤ 1}."""
     from verify.geometry.probes import SCALES
     from verify.models.attention import features
 
@@ -77,7 +90,9 @@ def test_every_probe_point_is_counted():
     keys = features(data, "p")
     per_sequence = [4 + 2 * sum(1 for t in range(1, data.T) if keys[i][t] != keys[i][0]) for i in range(data.n)]
     assert per_sequence == [4 + 2 * (data.T - 1)] * data.n
-    expected = sum(per_sequence) * len(SCALES) * 3
+    qs = [3 + _vertex_pairs(keys[i]) for i in range(data.n)]
+    assert all(q > 3 for q in qs)
+    expected = sum(p * q for p, q in zip(per_sequence, qs)) * len(SCALES)
     ratio, overlap = out.evidence[0], out.evidence[1]
     assert ratio.coverage.points == overlap.coverage.points == expected
     assert ratio.coverage.holds == expected and overlap.coverage.holds == expected
@@ -103,3 +118,40 @@ def test_ratio_tally_fails_at_a_named_point():
     ratio = out.evidence[0]
     assert ratio.decide() is False and ratio.coverage.violated > 0 and "sequence 0" in ratio.coverage.first_violation
     assert abs(ratio.value - 2) < 1e-25  # |LHS| / (1·ΓA(1−s₁)²) = 2 at the tight points
+
+
+def test_logit_vertices_are_the_polytope_vertices():
+    """{a = Fq : ‖a‖∞ ≤ 1} by hand: F = [[1, 0], [1, 1/100]] has range ℝ² (the square: ±(1, 1), ±(1, −1));
+    F = [[1, 0], [0, 1], [1, 1]] gives a = (x, y, x + y) with |x|, |y|, |x + y| ≤ 1, a hexagon with vertices
+    ±(1, 0, 1), ±(0, 1, 1), ±(1, −1, 0)."""
+    from fractions import Fraction
+
+    from verify.kit.key_lemma import logit_vertices
+
+    assert set(logit_vertices([[1, 0], [1, Fraction(1, 100)]])) == {(1, 1), (1, -1)}
+    assert set(logit_vertices([[1, 0], [0, 1], [1, 1]])) == {(1, 0, 1), (0, 1, 1), (1, -1, 0)}
+    assert logit_vertices([[0, 0], [0, 0]]) == []
+
+
+def test_hardest_q_finds_the_worst_direction_the_seeded_ones_miss():
+    """skewed_pair (T = 2): at every p the ratio is |a₁ − a₂| / (factor·max|a_t|) (LHS = −s₂²(a₁ − a₂)Γ, 1 − s₁ = s₂),
+    whose supremum over q is 2/factor at a = (1, −1); a seeded q has a₁ − a₂ = −q₂/100, far from it. With the
+    constant 1 the seeded q's alone answer HOLDS; the hardest q refutes it (ratio 2, certified); with the
+    paper's 2 it is attained exactly (the exact-structure tie: ratio 1, HOLDS)."""
+    data = lemma3.skewed_pair()
+    with working_precision(30) as prec:
+        old = lemma3.evaluate(data, prec, factor=1, hardest_q=False)
+        new = lemma3.evaluate(data, prec, factor=1)
+        paper = lemma3.evaluate(data, prec)
+    assert old.decide() == "HOLDS" and old.evidence[0].value < 1 and "q ∈ 3 seeded directions" in old.covers
+    d = new.decision()
+    assert d.verdict == "VIOLATED" and d.certainty == "certified" and "vertex" in new.evidence[0].coverage.first_violation
+    assert abs(new.evidence[0].value - 2) < 1e-25
+    assert paper.decision().verdict == "HOLDS" and paper.decision().certainty == "certified"
+    assert paper.evidence[0].value == 1 and not any(c.startswith("q") for c in paper.covers)
+
+
+def test_the_verdict_names_the_probe_points_it_covered():
+    v = run_claim(lemma3.CLAIM, [TIGHT], dps=20)
+    assert v.label == ("HOLDS — certified for p along 4 seeded directions and ± each sequence's key differences, "
+                       "‖p‖∞ ∈ {0, 1/4, 1, 3, 10, 30, 100, 1000}")

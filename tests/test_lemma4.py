@@ -61,7 +61,8 @@ def relative_gap(ball: arb, reference) -> float:
 def test_holds_on_defaults():
     v = run_claim(lemma4.CLAIM, lemma4.CLAIM.default_datasets(), dps=30)
     assert v.verdict == "HOLDS", [(e.quantity, e.decide()) for e in v.evidence]
-    assert v.certainty == "certified" and v.range is None
+    assert v.certainty == "certified"  # certified for the probe points it names (the range: "for every p")
+    assert all(d.range.startswith("p at ") and "probe points" in d.range for d in v.datasets)
     assert v.stable_digits >= 25
     # every probe point is decided and counted, in every deciding item
     for e in v.evidence:

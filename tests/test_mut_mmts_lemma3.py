@@ -76,7 +76,7 @@ def test_probe_points_and_q_directions_are_the_documented_ones(monkeypatch):
         for got, want in zip(points, want_p):
             assert all(abs(x - to_arb(y)) < arb(10) ** -28 for x, y in zip(got, want))
         qs = directions(keys, count=3, seed=1)[:3]
-        assert len(diffs) == len(want_p) * len(qs)
+        assert len(diffs) == len(want_p) * (len(qs) + len(key_lemma.logit_vertices(keys[0])))  # + the hardest q (vertices)
         for j, q in enumerate(qs):  # first probe point: (sequence 0, q j) in order
             a = [sum(x * y for x, y in zip(k, q)) for k in keys[0]]
             assert all(abs(got - to_arb(a[0] - x)) < arb(10) ** -28 for got, x in zip(diffs[j], a))

@@ -80,4 +80,5 @@ when infeasible). False on D-DIAGINF.
 CLAIM = register(Claim(id="irgf.hyp.diagsep", paper="irgf", number="hidden hypothesis (§4)", kind="existential",
                        title="Diagonal separability: implied by the stated hypotheses? (used by Lemma 4.2 / Theorem 4.1)",
                        statement=STATEMENT, check=evaluate, default_datasets=(d_seed0, d_face, d_diaginf),
-                       aliases=("diagonal-separability", "hidden-hypothesis"), default_precision=30))
+                       aliases=("diagonal-separability", "hidden-hypothesis"), default_precision=30,
+                       parameters=()))  # an implication between hypotheses on the data: nothing else quantified

@@ -31,6 +31,7 @@ from fractions import Fraction
 from flint import arb
 
 from verify.claims import Claim, Hypothesis, Outcome, Series, Tally, register
+from verify.claims.registry import Parameter
 from verify.claims.verdict import compare
 from verify.data.irgf import d_seed0, random_diag_dataset
 from verify.dynamics.dual import reparameterised_pair
@@ -103,6 +104,8 @@ def evaluate(data, prec: Precision, break_init: bool = False, check_hypotheses: 
                                                                     for p in pts], "-o"))
     note = f"flows (2) and (3) integrated independently (GBS, local tolerance 1e-{prec.dps + 3}; no rigorous bound)"
     out.add(*(t.evidence(note, enclosed=False) for t in (dev, field, drift)))
+    out.cover(f"{len(runs)} initial conditions (a seeded generic one with sign flips, init (5) with ω₀ = "
+              f"({', '.join(OMEGA_A1[j % len(OMEGA_A1)] for j in range(data.d))})); t ∈ {{{', '.join(times)}}}")
     out.notes.append(f"GBS extrapolation at local tolerance 1e-{prec.dps + 3}: {steps} steps over {len(runs)} pairs "
                      f"of runs to t = {times[-1]}; evidence over t ≤ {times[-1]}")
     fig = irgf.figure("deviation", "Lemma 4.1: log10 ‖β(t) − w(t)‖∞ along the two flows", "t",
@@ -128,4 +131,10 @@ sign-flipped initial conditions; evidence over t ≤ 4 (the integrator's truncat
 CLAIM = register(Claim(id="irgf.lemma41", paper="irgf", number="Lemma 4.1", kind="identity",
                        title="Reparameterization: the (ξ_k, ξ_q) and (w₊, w₋) flows give the same β(t)",
                        statement=STATEMENT, check=evaluate, default_datasets=default_datasets,
-                       aliases=("reparam-equivalence", "seed-eq7"), default_precision=30))
+                       aliases=("reparam-equivalence", "seed-eq7"), default_precision=30,
+                       parameters=(
+                           Parameter("(ξ_k, ξ_q, w₊, w₋)(0)", "every initial condition meeting (4)", "range",
+                                     "a seeded generic (ξ_k, ξ_q) with sign-flipped (w₊, w₋), and init (5) (named in "
+                                     "the verdict)"),
+                           Parameter("t", "for every t ≥ 0", "range", "t ∈ {1/2, 1, 2, 4} along both integrated flows "
+                                                                   "(named in the verdict)"))))

@@ -43,6 +43,7 @@ from fractions import Fraction
 from flint import arb
 
 from verify.claims import Claim, Evidence, Outcome, Series, Tally, register, rules
+from verify.claims.registry import Parameter
 from verify.data.irgf import d_face, d_seed0
 from verify.kit import irgf
 from verify.models.attention import LinearLogitModel, dot, norm2
@@ -106,8 +107,11 @@ def evaluate(data, prec: Precision, omega0=None, target=irgf.DEFAULT_TARGET, che
     traj, recs, reached = irgf.follow(out, data, omega0, target)
     tallies, add = proof_steps(model, data, w2, to_arb(wref * wref), beta_f, prec.tolerance,
                                "w_min" if constant == "min" else "w_max (wrong constant)")
-    for k, beta in enumerate(probe_points(data, res)):
+    probes = probe_points(data, res)
+    for k, beta in enumerate(probes):
         add(beta, f"probe point {k}")
+    out.cover(f"(27)–(29): β at {len(probes)} probe points (r·u, r ∈ {{{', '.join(SCALES)}}}) and the flow records"
+              + ("; β_f = 2β*" if beta_f is not None else ""))
     rate = Tally(f"(27) dℒ/dt of the flow = −{rate_factor}Σ_j√(β_j²+ω₀,j⁴)(∂_jℒ)² (relative deviation)", "<=",
                  prec.tolerance, residual=True)
     for r, p in recs:
@@ -155,4 +159,13 @@ CLAIM = register(Claim(id="irgf.lemma42", paper="irgf", number="Lemma 4.2", kind
                        title="Diagonal (K, Q): ‖β(t)‖ → ∞ and no stationary point at finite β", statement=STATEMENT,
                        check=evaluate, default_datasets=(d_seed0, d_face),
                        aliases=("norm-diverges", "no-finite-stationary-point", "diag-norm-diverges"),
-                       default_precision=30))
+                       default_precision=30,
+                       parameters=(
+                           Parameter("ω₀", "from init (5) with any ω₀ (every ω₀,j ≠ 0)", "range",
+                                     "ω₀ = 𝟙 unless `omega0` is given; the flow depends on ω₀ alone (Lemma 4.1) "
+                                     "(named in the verdict)", option="omega0", kind="rationals"),
+                           Parameter("β", "(27)–(29) at every finite β", "range",
+                                     "r·u for 3 seeded u, ±β*, ±B_il, r ∈ {0, …, 1000}, and every flow record (named "
+                                     "in the verdict)"),
+                           Parameter("β_f", "(28) for an ℓ1-feasible β_f (any)", "range",
+                                     "β_f = 2β*, strictly feasible so that (28) is strict (named in the verdict)"))))

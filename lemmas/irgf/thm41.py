@@ -38,6 +38,7 @@ D-DIAGINF (irgf.hyp.diagsep; ∇_βℒ(0) = 0 exactly, the exact item fails).
 from __future__ import annotations
 
 from verify.claims import Claim, Evidence, Outcome, Series, register, rules
+from verify.claims.registry import Parameter
 from verify.data.irgf import d_face, d_seed0
 from verify.kit import irgf
 from verify.models.attention import one_minus_corr
@@ -116,4 +117,8 @@ flow (Lemma A.1), over the range reached (ln(‖β‖₁/p*) ≤ 10).
 CLAIM = register(Claim(id="irgf.thm41", paper="irgf", number="Theorem 4.1", kind="asymptotic",
                        title="Diagonal (K, Q): the margin-normalised limit solves the ℓ1-SVM", statement=STATEMENT,
                        check=evaluate, default_datasets=(d_seed0, d_face),
-                       aliases=("implicit-l1", "nuclear-norm-diag", "l1-svm-diag"), default_precision=30))
+                       aliases=("implicit-l1", "nuclear-norm-diag", "l1-svm-diag"), default_precision=30,
+                       parameters=(
+                           Parameter("ω₀", "from init (5) with any ω₀ (every ω₀,j ≠ 0)", "range",
+                                     "ω₀ = 𝟙 unless `omega0` is given; the flow depends on ω₀ alone (Lemma 4.1) "
+                                     "(named in the verdict)", option="omega0", kind="rationals"),)))

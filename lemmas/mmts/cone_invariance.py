@@ -34,9 +34,10 @@ locally optimal (Fig. 1(b′)) or a loss without Assumption A: NOT_APPLICABLE.
 from __future__ import annotations
 
 from verify.claims import Claim, Outcome, register
+from verify.claims.registry import Parameter
 from verify.data import mmts as D
 from verify.geometry.cone_data import benign_random_lmm
-from verify.kit.cones import times_sigma
+from verify.kit.cones import alpha_cover, times_sigma
 from verify.kit.invariance import (
     MAX_STEPS,
     Setup,
@@ -80,6 +81,10 @@ def evaluate(data, prec: Precision, alpha=None, mu=None, R=None, radii=None, gd_
             flows += runs
     depth_txt = f"paths to ‖p‖ ≤ {times_sigma(target, S.sigma)}, " if deep else f"GD paths of {gd_steps} steps, "
     out.range = out.range or depth_txt + f"boundary r ≤ {times_sigma(S.scan[-1]['r'], S.sigma)}"
+    out.cover(alpha_cover(S.g, alpha))
+    out.cover(f"p(0) on C_(μ,R)'s boundary at r = R ({'; '.join(forms)} form): GD from {len(S.dirs)} boundary "
+              f"directions" + (f", the flow from {len(S.in_plane_dirs())} in-plane ones" if deep else ""))
+    out.cover("η = 1/L_p rounded down (GD)" + (" and η → 0 (the gradient flow)" if deep else f", t ≤ {gd_steps}"))
     out.notes.append(f"μ = {float(S.mu):.6g}, R = {float(Rr):g}; GD for {gd_steps} steps from {len(S.dirs)} boundary "
                      f"directions, the gradient flow (Radau IIA at {S.dps} digits) to ‖p‖ = {float(target):g}")
     out.figures += [inward_figure(S)] + ([cone_figure(S, flows, "cone", "Cone C_(μ,R) and flow paths", Rr)] if flows else [])
@@ -102,4 +107,21 @@ checked at every step and inside it) to ‖p‖ = 10⁴·‖p^mm‖.
 CLAIM = register(Claim(id="mmts.thm3.cone", paper="mmts", number="Theorem 3 (proof, Step 3)", kind="existential",
                        title="Cone invariance: GD started in C_{μ,R}(p^mm) of an LMM stays in the cone",
                        statement=STATEMENT, check=evaluate, default_datasets=default_datasets,
-                       aliases=("cone-invariance",), default_precision=40, strategy=small_integer_datasets))
+                       aliases=("cone-invariance",), default_precision=40, strategy=small_integer_datasets,
+                       parameters=(
+                           Parameter("α", "every locally-optimal α", "range",
+                                     "one α: the non-global LMM with the widest μ₀, else the GMM (named in the "
+                                     "verdict)"),
+                           Parameter("R", "R large enough", "search",
+                                     "the first-order witness on the ladder, then the next ladder radii while a path "
+                                     "leaves, up to rules.REFUTING_RADII (an exit from each refutes it); `R` fixes it",
+                                     option="R", low=0),
+                           Parameter("p(0)", "every p(0) ∈ C_(μ,R) (strong) or C_(μ/2,R) (weak)", "range",
+                                     "boundary points at r = R along every boundary direction (GD) and the in-plane "
+                                     "ones (flow), both forms (named in the verdict)"),
+                           Parameter("η", "every η ≤ 1/L_p", "range",
+                                     "η = 1/L_p rounded down (GD) and its η → 0 limit, the gradient flow (named in the "
+                                     "verdict)"),
+                           Parameter("t", "for all t", "range",
+                                     "GD for `gd_steps` = 400 steps and the flow to ‖p‖ = max(10⁴σ, 10R) (the "
+                                     "verdict's range)"))))

@@ -33,6 +33,7 @@ from fractions import Fraction
 from flint import arb
 
 from verify.claims import Claim, Evidence, Figure, Hypothesis, Outcome, Series, register
+from verify.claims.registry import Parameter
 from verify.data import mmts as D
 from verify.data.generators import random_dataset
 from verify.geometry.keys import fixed_query, query_features
@@ -56,7 +57,7 @@ def evaluate(data, prec: Precision, steps: int = 1000, p_step_factor=None, loss:
     """Independent GD runs on W (query u) and on p. ``p_step_factor`` replaces ‖u‖² in the p-step (the
     false case uses 1); ``p0`` overrides p(0) = W(0)u; ``eta0`` fixes the base W-step."""
     u, source, shared = fixed_query(data)
-    d = data.d
+    d, given_w0 = data.d, W0
     W0 = [[Fraction(x) for x in row] for row in (W0 if W0 is not None else random_w0(d, seed))]
     Wu0 = [sum((W0[a][b] * u[b] for b in range(d)), Fraction(0)) for a in range(d)]
     p0 = [Fraction(x) for x in p0] if p0 is not None else Wu0
@@ -118,6 +119,8 @@ def evaluate(data, prec: Precision, steps: int = 1000, p_step_factor=None, loss:
             " although the induction step p(t) = W(t)u ⇒ p(t+1) = W(t+1)u is certified at every step: rounding "
             "amplified by unstable dynamics (a step too large for this data), not a failure of the identity; "
             "retry with a smaller eta0" if induction.agrees() is True else ""))
+    out.cover(f"W(0) {'seeded (seed ' + str(seed) + ')' if given_w0 is None else 'given'}, η_t = η₀·"
+              f"({', '.join(map(str, STEP_CYCLE))}) cycled with η₀ = {eta0}, t ≤ {steps}")
     out.notes.append(f"u from {source}; W(0) seeded rational; η₀ = {eta0} (W-step), cycled ×(1/2, 3/4, 1); "
                      f"{loss} loss; {steps} steps" + ("; the dataset's keys K are not used: W itself is the "
                                                        "trained key–query matrix" if data.K is not None else ""))
@@ -143,6 +146,7 @@ def check(data, prec: Precision) -> Outcome:
             e.quantity = f"{head} head: {e.quantity}"
         out.add(*part.evidence)
         out.notes += [n for n in part.notes if n not in out.notes]
+        out.covers += [c for c in part.covers if c not in out.covers]
         for f in part.figures:
             f.name, f.title = f"{head}-{f.name}", f.title + f" ({head} head)"
             out.figures.append(f)
@@ -171,4 +175,12 @@ ball arithmetic) and σ₂(W(t) − W(0)) must be below 10^-dps; the two runs mu
 CLAIM = register(Claim(id="mmts.lemma1", paper="mmts", number="Lemma 1", kind="identity",
                        title="GD on W (fixed query u) and GD on p coincide: p(t) = W(t)u", statement=STATEMENT,
                        check=check, default_datasets=default_datasets,
-                       aliases=("kp-correspondence", "w-p-gd-equivalence")))
+                       aliases=("kp-correspondence", "w-p-gd-equivalence"),
+                       parameters=(
+                           Parameter("t", "for all t", "range", "t = 0 … 1000 GD steps of both runs (named in the "
+                                                                "verdict)"),
+                           Parameter("η_t", "any step sizes η_t", "range",
+                                     "η_t = η₀·(1/2, 3/4, 1) cycled, η₀ = 1/(‖u‖²L̃_p) rounded down (named in the "
+                                     "verdict)"),
+                           Parameter("W(0)", "any W(0) (p(0) = W(0)u)", "range",
+                                     "one seeded rational W(0), entries in [−1, 1] (named in the verdict)"))))

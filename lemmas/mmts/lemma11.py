@@ -70,4 +70,5 @@ ATT-SVM's verified certificate, every margin of p̂, and ‖p^mm‖² ≤ ‖p̂
 CLAIM = register(Claim(id="mmts.lemma11", paper="mmts", number="Lemma 11", kind="existential",
                        title="ATT-SVM(opt) is feasible for positive labels and v ∈ range(W)", statement=STATEMENT,
                        check=evaluate, default_datasets=(planar_head_dataset, rank_one_dataset),
-                       aliases=("svm-feasible-range",), recompute=False))
+                       aliases=("svm-feasible-range",), recompute=False,
+                       parameters=()))  # the keys (W), labels and head are the data: nothing else quantified

@@ -89,4 +89,4 @@ solution of K p = Xv divided by γ_gap), and ‖p^mm‖² ≤ ‖p̂‖².
 CLAIM = register(Claim(id="mmts.lemma2", paper="mmts", number="Lemma 2", kind="existential",
                        title="ATT-SVM(opt) is feasible for positive labels and full-rank W", statement=STATEMENT,
                        check=evaluate, default_datasets=default_datasets, aliases=("svm-feasible-positive-labels",),
-                       recompute=False))
+                       recompute=False, parameters=()))  # the keys, labels and head are the data: nothing else quantified

@@ -39,6 +39,7 @@ from __future__ import annotations
 from fractions import Fraction
 
 from verify.claims import Claim, Evidence, Outcome, Tally, register
+from verify.claims.registry import Parameter
 from verify.data import mmts as D
 from verify.data.dataset import Dataset
 from verify.geometry.stationarity import (
@@ -75,8 +76,11 @@ def evaluate(data: Dataset, prec: Precision, require_B: bool = True, factor=1, p
         dirs, probes = descent_probes(data, param, q, scales, random_dirs, prec.dps)
         out.notes.append(f"{len(probes)} probe points: {len(dirs)} directions × ‖p‖∞ ∈ {{{', '.join(scales)}}}; "
                          f"p^mm = ({', '.join(str(x) for x in q)})")
+        out.cover(f"p at {len(probes)} probe points: {len(dirs)} directions × "
+                  f"‖p‖∞ ∈ {{{', '.join(scales)}}}")
     else:
         probes = [(label, tuple(Fraction(x) for x in pt), label, "1") for label, pt in points]
+        out.cover(f"p at the {len(probes)} given point(s)")
     sign = Tally("max over probe points of ⟨∇L(p), p^mm⟩" + ("" if require_B else " (Assumption B NOT required)"),
                  "<", 0)
     excess = Tally("min over probe points of −⟨∇L(p), p^mm⟩ / " + BOUND % factor + " − 1", ">=", 0)
@@ -132,4 +136,8 @@ LMM rays, random; ‖p‖∞ from 0.1 to 1000, i.e. up to saturation), every pro
 CLAIM = register(Claim(id="mmts.lemma4", paper="mmts", number="Lemma 4", kind="inequality",
                        title="p^mm is a global descent direction under Assumption B", statement=STATEMENT,
                        check=evaluate, default_datasets=default_datasets,
-                       aliases=("global-descent-direction", "gmm-descent")))
+                       aliases=("global-descent-direction", "gmm-descent"),
+                       parameters=(
+                           Parameter("p", "for every p ∈ ℝ^d", "range",
+                                     "probe points: ±p^mm, non-optimal selections, keys, LMM rays and 6 seeded "
+                                     "directions at ‖p‖∞ ∈ {0, …, 1000} (named in the verdict)"),)))

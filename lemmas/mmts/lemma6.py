@@ -38,6 +38,7 @@ from fractions import Fraction
 from flint import arb
 
 from verify.claims import Claim, Evidence, Figure, Outcome, Series, register
+from verify.claims.registry import Parameter
 from verify.data import mmts as D
 from verify.data.dataset import Dataset
 from verify.data.generators import random_dataset
@@ -109,8 +110,13 @@ def evaluate(data: Dataset, prec: Precision, losses=LOSSES, descent_loss: str = 
             "hessian-ratio", "Lemma 6 (i): ‖∇²L(p)‖₂ / L_p at the probe points (logistic)", "log10 ‖p‖",
             "log10(‖∇²L‖₂ / L_p)", [Series("probe points", fig_x, fig_y, "o")], hlines=[(0.0, "L_p")],
             caption="The closed-form Hessian stays far below the constant (6)."))
+    out.cover(f"p, p′: ‖∇²L‖ at {len(pts)} probe points" + (" and local maxima of a float64 search" if search else "")
+              + (", (6) between consecutive GD iterates" if descent_loss else ""))
     if descent_loss:
         descent(out, models[descent_loss], Lp, eta_a, pts, labels, states, steps, get_loss(descent_loss).name)
+        out.cover(f"η = {to_decimal_string(eta_a, 6)}" + (" (1/L_p rounded down: the largest step allowed)"
+                                                          if eta is None else " (given)")
+                  + f"; GD from p(0) = 0, (26)'s infinite sum bounded over t < {steps}")
     return out
 
 
@@ -201,4 +207,17 @@ GD with η = 1/L_p; (26) over the run. Keys not of the form XW use ‖K_i‖ for
 
 CLAIM = register(Claim(id="mmts.lemma6", paper="mmts", number="Lemma 6", kind="inequality",
                        title="Smoothness of L(p) and the descent lemma", statement=STATEMENT, check=evaluate,
-                       default_datasets=default_datasets, aliases=("smoothness", "descent-lemma")))
+                       default_datasets=default_datasets, aliases=("smoothness", "descent-lemma"),
+                       parameters=(
+                           Parameter("p, p′", "for all p, p′ ∈ ℝ^d ((6))", "range",
+                                     "‖∇²L(p)‖₂ ≤ L_p at the probe points (directions × ‖p‖∞ up to 1000, ties) and "
+                                     "at local maxima of a float64 search from the 3 largest; (6) between "
+                                     "consecutive GD iterates (named in the verdict)"),
+                           Parameter("η", "every η ≤ 1/L_p ((25)–(26))", "range",
+                                     "η = 1/L_p rounded down, the largest step allowed, unless `eta` is given (named "
+                                     "in the verdict)", option="eta", low=0),
+                           Parameter("p(0)", "GD from any p(0) ((26))", "range", "p(0) = 0; (25) itself at every "
+                                                                                 "probe point (named in the verdict)"),
+                           Parameter("T", "Σ over all t of ‖∇L(p(t))‖² ((26))", "range",
+                                     "the infinite sum bounded over its first `steps` = 1000 terms (named in the "
+                                     "verdict)", option="steps", kind="integer", low=1, high=100000))))

@@ -33,11 +33,12 @@ from fractions import Fraction
 from flint import arb
 
 from verify.claims import Claim, Outcome, register
+from verify.claims.registry import Parameter
 from verify.data import mmts as D
 from verify.geometry.cone_data import random_dataset_with_lmm
 from verify.geometry.cones import critical_width, mu0, radius_scale
 from verify.kit.cone_scan import LADDER, ConeScan, deep_limits, scan_radii
-from verify.kit.cones import resolve_selection, times_sigma, width_evidence
+from verify.kit.cones import alpha_cover, resolve_selection, times_sigma, width_evidence
 from verify.models.losses import get_loss
 from verify.numbers.precision import Precision
 
@@ -84,6 +85,9 @@ def evaluate(data, prec: Precision, alpha=None, mu=None, radii=None, pis=PIS, R=
         S.existential(out, f"L3 (π = {float(pi):g})", S.l3_decider(pi), lambda r, pi=pi: S.l3_tally(
             f"L3 (π = {float(pi):g}): sup over C_(μ,R_π) grid of ⟨−∇L, p̄⟩/⟨−∇L, p̄^mm⟩", pi, from_r=r), R)
     out.range = f"‖p‖ ≤ {times_sigma(S.radii[-1], sigma)}"
+    out.cover(alpha_cover(g, alpha))
+    out.cover(f"π ∈ {{{', '.join(str(Fraction(pi)) for pi in pis)}}}")
+    out.cover(f"p at {len(S.points[0])} points per radius ({len(S.dirs)} cone directions × levels 1 − corr ≤ μ)")
     out.notes.append(f"{g.describe()}; μ = {float(mu):.6g}; existential parts (R, c, C, R_π) witnessed on "
                      f"{len(S.radii)} radii {float(S.radii[0]):g} … {float(S.radii[-1]):g}, {len(S.dirs)} cone "
                      f"directions, {len(S.points[0])} points per radius")
@@ -106,4 +110,20 @@ for every π > 0 there is R_π with ⟨−∇L(p), p̄⟩ ≤ (1+π)⟨−∇L(p
 CLAIM = register(Claim(id="mmts.lemma7", paper="mmts", number="Lemma 7", kind="existential",
                        title="Local gradient condition in the cone around an LMM direction", statement=STATEMENT,
                        check=evaluate, default_datasets=default_datasets,
-                       aliases=("local-gradient-condition", "no-stationary-in-cone"), default_precision=50))
+                       aliases=("local-gradient-condition", "no-stationary-in-cone"), default_precision=50,
+                       parameters=(
+                           Parameter("α", "every locally-optimal α", "range",
+                                     "one α: the non-global LMM with the widest μ₀, else the GMM (named in the "
+                                     "verdict)"),
+                           Parameter("R", "for all sufficiently large R", "search",
+                                     "per part, the smallest radius of the ladder σ·{1 … 10⁸} (+ R_deep) from which "
+                                     "it holds at every deeper radius (rules.witness); with `R` given, C_(μ,R) itself",
+                                     option="R", low=0),
+                           Parameter("π", "for every π > 0 (L3)", "range",
+                                     "π ∈ {1/10, 1/100, 1/1000, 1/10⁴}, each with its own witness R_π (named in the "
+                                     "verdict)", option="pis", kind="rationals", low=0, high=1),
+                           Parameter("q", "every q ∈ cone_μ with ‖q‖ = ‖p^mm‖ (L2)", "hardest",
+                                     "the infimum and supremum over q in closed form on the spherical cap"),
+                           Parameter("p", "every p ∈ C_(μ,R)", "range",
+                                     "cone directions × levels 1 − corr ∈ μ·{1 … 10⁻⁸, 0} and radius-adapted angles, at "
+                                     "every ladder radius (named in the verdict)"))))

@@ -41,6 +41,7 @@ from __future__ import annotations
 from fractions import Fraction
 
 from verify.claims import Claim, Evidence, Figure, Outcome, Series, register
+from verify.claims.registry import Parameter
 from verify.data import mmts as D
 from verify.data.dataset import Dataset
 from verify.geometry.stationarity import feasible_assumption_b_dataset
@@ -94,6 +95,8 @@ def evaluate(data: Dataset, prec: Precision, steps: int | None = None, radii=RAD
     reached = [float(flow.norms[-1].mid()) for _, flow in runs]
     out.range = (f"‖p‖ ≤ {max(reached):g} along the gradient flow, " if judge and reached else "") + \
         f"t ≤ {steps} GD steps"
+    out.cover("(ii) GD from p(0) = 0, η = 1/L_p rounded down" + (
+        f"; (iii) the gradient flow (η → 0) from p(0) ∈ {{{', '.join(label for label, _ in inits)}}}" if judge else ""))
     if data.n > 1 and not direction_for_all_n:
         other = [label for label, flow in runs if flow.selected[-1] != model.opt]
         out.notes.append("n > 1: only (ii) is asserted; directions are reported, not judged" + (
@@ -134,4 +137,11 @@ against ln t) and, for n = 1, the gradient flow to ‖p‖ = 10⁴ (1 − corr d
 CLAIM = register(Claim(id="mmts.thm2", paper="mmts", number="Theorem 2", kind="asymptotic",
                        title="Global convergence of GD under Assumption B: norm diverges; for n = 1 direction → p^mm",
                        statement=STATEMENT, check=check, default_datasets=default_datasets,
-                       aliases=("global-gd-convergence", "norm-diverges")))
+                       aliases=("global-gd-convergence", "norm-diverges"),
+                       parameters=(
+                           Parameter("p(0)", "from any p(0)", "range",
+                                     "(ii) GD from p(0) = 0; (iii) (n = 1) the gradient flow from 0 and −q/‖q‖∞ "
+                                     "(named in the verdict)"),
+                           Parameter("η", "every η ≤ 1/L_p", "range",
+                                     "η = 1/L_p rounded down (GD) and, for (iii), its η → 0 limit, the gradient flow "
+                                     "(named in the verdict)"))))

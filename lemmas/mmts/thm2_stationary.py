@@ -31,6 +31,7 @@ with ``require_feasible=False`` the exact zero gradient at 0 → VIOLATED (certi
 from __future__ import annotations
 
 from verify.claims import Claim, Outcome, register
+from verify.claims.registry import Parameter
 from verify.data import mmts as D
 from verify.data.dataset import Dataset
 from verify.geometry.stationarity import assumption_b, exact_gradient_at_zero, feasible_assumption_b_dataset, gmm
@@ -85,4 +86,12 @@ step (certified), ‖p(t)‖ diverges against ln t (declared rule).
 
 CLAIM = register(Claim(id="mmts.thm2.stationary", paper="mmts", number="Theorem 2 (i)–(ii)", kind="asymptotic",
                        title="No finite stationary points; GD diverges in norm (Assumption B)", statement=STATEMENT,
-                       check=evaluate, default_datasets=default_datasets, aliases=("no-finite-stationary-points",)))
+                       check=evaluate, default_datasets=default_datasets, aliases=("no-finite-stationary-points",),
+                       parameters=(
+                           Parameter("p", "(i) every p ∈ ℝ^d", "range",
+                                     "every p with ‖p‖ ≤ 1000 (a certified lower bound c(R) > 0 of ‖∇L‖ on the balls) "
+                                     "and adversarial probe points up to ‖p‖∞ = 1000 (named in the verdict)"),
+                           Parameter("p(0)", "(ii) from any p(0)", "range",
+                                     "p(0) = 0 and −2q/‖q‖∞ (anti-aligned) (named in the verdict)"),
+                           Parameter("η", "(ii) every η ≤ 1/L_p", "range",
+                                     "η = 1/L_p rounded down (named in the verdict)"))))

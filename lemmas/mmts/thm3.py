@@ -38,10 +38,20 @@ from __future__ import annotations
 from flint import arb
 
 from verify.claims import Claim, Evidence, Outcome, register, rules
+from verify.claims.registry import Parameter
 from verify.data import mmts as D
 from verify.geometry.cone_data import benign_random_lmm
 from verify.kit.cone_scan import ConeScan
-from verify.kit.cones import ConeChecks, as_informative, exact_point, flow_in_cone, gd_in_cone, ruled, times_sigma
+from verify.kit.cones import (
+    ConeChecks,
+    alpha_cover,
+    as_informative,
+    exact_point,
+    flow_in_cone,
+    gd_in_cone,
+    ruled,
+    times_sigma,
+)
 from verify.kit.invariance import (
     MAX_STEPS,
     Setup,
@@ -126,6 +136,10 @@ def evaluate(data, prec: Precision, alpha=None, mu=None, R=None, starts=None, gd
     trends, rates = flow_trends(runs, S.nrm, THEORY_RATE)
     out.add(*trends)
     out.range = out.range or f"‖p‖ ≤ {times_sigma(target, S.sigma)} along the paths"
+    out.cover(alpha_cover(g, alpha))
+    out.cover(f"p(0) ∈ {{{', '.join(labels)}}} at ‖p‖ = R" if starts is None else f"p(0): the {len(starts)} given start(s)")
+    out.cover("η = 1/L_p rounded down (GD) and η → 0 (the gradient flow)")
+    out.cover(f"p (no stationary point) at {len(scan.points[0])} grid points per ladder radius from R")
     out.notes.append(f"{g.describe()}; μ = {float(mu):.6g}, R = {float(Rr):g}, {len(runs)} starts; GD for {gd_steps} "
                      f"steps, then the gradient flow (Radau IIA at {S.dps} digits) to ‖p‖ = {float(target):g}")
     out.figures += convergence_figures(S, runs, rates, Rr, THEORY_RATE)
@@ -147,4 +161,19 @@ norm divergence, the selected tokens, and 1 − corr decaying against ‖p‖ at
 CLAIM = register(Claim(id="mmts.thm3", paper="mmts", number="Theorem 3", kind="asymptotic",
                        title="Local convergence of GD to a locally-optimal max-margin direction", statement=STATEMENT,
                        check=evaluate, default_datasets=default_datasets, aliases=("local-gd-convergence",),
-                       default_precision=40, strategy=small_integer_datasets))
+                       default_precision=40, strategy=small_integer_datasets,
+                       parameters=(
+                           Parameter("α", "every locally-optimal α", "range",
+                                     "one α: the non-global LMM with the widest μ₀, else the GMM (named in the "
+                                     "verdict)"),
+                           Parameter("R", "R sufficiently large", "search",
+                                     "the first-order witness on the ladder, then the next ladder radii while a path "
+                                     "leaves, up to rules.REFUTING_RADII; `R` fixes it", option="R", low=0),
+                           Parameter("p(0)", "every p(0) ∈ C_(μ,R)", "range",
+                                     "the two in-plane boundary points and one interior point (level μ/4) at ‖p‖ = R "
+                                     "(named in the verdict)"),
+                           Parameter("η", "every η ≤ 1/L_p", "range",
+                                     "η = 1/L_p rounded down (GD) and its η → 0 limit, the gradient flow (named in the "
+                                     "verdict)"),
+                           Parameter("p", "every p ∈ C_(μ,R) (no stationary point)", "range",
+                                     "Lemma 7's cone grid at every ladder radius ≥ R up to 10⁸σ"))))

@@ -22,6 +22,7 @@ import itertools
 from flint import arb
 
 from verify.claims import Claim, Hypothesis, Outcome, Tally, register
+from verify.claims.registry import Parameter
 from verify.data import tfsvm as D
 from verify.data.dataset import Dataset
 from verify.data.generators import random_dataset
@@ -60,6 +61,8 @@ def evaluate(data, prec, require_independent: bool = True) -> Outcome:
         nec.add(arb("nan") if joint is None or (joint and every is None) else int(not joint or every), where)
         equiv.add(arb("nan") if joint is None or every is None else int(joint == every), where)
     out.add(nec.evidence(), equiv.evidence())
+    out.cover(f"every α ∈ [T]ⁿ ({T ** n})" if len(sels) == T ** n else
+              f"α = opt and the first {len(sels) - 1} other of the {T ** n} selections in [T]ⁿ order")
     return out
 
 
@@ -79,4 +82,8 @@ other selections (up to 12).
 CLAIM = register(Claim(id="tfsvm.aux.feasibility-criterion", paper="tfsvm", number="(auxiliary)", kind="identity",
                        title="Exact feasibility test: per-sequence separability (⇔ when the queries are independent)",
                        statement=STATEMENT, check=evaluate, default_datasets=default_datasets,
-                       aliases=("feasibility-criterion",)))
+                       aliases=("feasibility-criterion",),
+                       parameters=(
+                           Parameter("α", "for a selection α ∈ [T]ⁿ", "range",
+                                     "α = opt and the other selections in [T]ⁿ order, 12 in all (every α when "
+                                     "Tⁿ ≤ 12; named in the verdict)"),)))

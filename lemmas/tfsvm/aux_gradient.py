@@ -34,6 +34,7 @@ import flint
 from flint import arb, arb_mat
 
 from verify.claims import Claim, Outcome, register, steps
+from verify.claims.registry import Parameter
 from verify.data import tfsvm as D
 from verify.geometry.probes import directions, scaled
 from verify.geometry.tfsvm import kq_gradients, symbolic_grad_arb
@@ -109,6 +110,9 @@ def evaluate(data, prec: Precision, loss="logistic", printed18: bool = False, si
         work.advance()
     out.add(lit.evidence(), sym.evidence(), cov.evidence())
     out.add(kq_evidence(data, prec, model, name, m, printed18, work))
+    out.cover(f"W at {len(pts)} probe points (0; 3 seeded directions and ± feature differences × ‖W‖∞ ∈ "
+              f"{{{', '.join(SCALES[1:])}}}); {len(Vs)} seeded V; (K, Q) = c·(K₀, Q₀) seeded, c ∈ "
+              f"{{{', '.join(KQ_SCALES)}}}, m = {m}")
     return out
 
 
@@ -181,4 +185,15 @@ derivative of the definition, both evaluated in arb with the precision raised by
 CLAIM = register(Claim(id="tfsvm.aux.gradient", paper="tfsvm", number="eq. (13), (18)", kind="identity",
                        title="Closed-form gradients of L(W) and L(K,Q); the covariance identity",
                        statement=STATEMENT, check=evaluate, default_datasets=default_datasets,
-                       aliases=("closed-form-gradient", "covariance-identity")))
+                       aliases=("closed-form-gradient", "covariance-identity"),
+                       parameters=(
+                           Parameter("W", "every W ∈ ℝ^{d×d}", "range",
+                                     "0 and 3 seeded directions and ± feature differences at ‖W‖∞ ∈ {1, 10, 100, 1000} "
+                                     "(named in the verdict)"),
+                           Parameter("V", "every V (covariance identity)", "range", "3 seeded rational V (named in the "
+                                                                                  "verdict)"),
+                           Parameter("(K, Q)", "every K, Q ∈ ℝ^{d×m} ((18))", "range",
+                                     "c·(K₀, Q₀) for one seeded pair, c ∈ {0, 1/2, 1, 3, 10} (named in the verdict)"),
+                           Parameter("m", "every width m ((18))", "range", "m = 2 unless `m` is given (named in the "
+                                                                          "verdict)",
+                                     option="m", kind="integer", low=1, high=6))))

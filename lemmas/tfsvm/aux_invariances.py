@@ -28,6 +28,7 @@ from fractions import Fraction
 from flint import arb, arb_mat
 
 from verify.claims import Claim, Evidence, Hypothesis, Outcome, register, steps
+from verify.claims.registry import Parameter
 from verify.data import tfsvm as D
 from verify.data.generators import random_dataset
 from verify.geometry.probes import directions, scaled
@@ -41,6 +42,7 @@ from verify.numbers.exact import rank, rational_below
 from verify.numbers.precision import Precision, to_arb
 
 SCALES = ("0", "1", "10", "100")
+KQ_SCALES = (Fraction(1, 2), Fraction(1), Fraction(3), Fraction(10))  # (d): (K, Q) = c·(K₀, Q₀)
 
 
 def evaluate(data, prec: Precision, loss="logistic", invariant=None, gd_steps: int = 200, m: int = 2) -> Outcome:
@@ -77,6 +79,9 @@ def evaluate(data, prec: Precision, loss="logistic", invariant=None, gd_steps: i
     out.add(same.evidence(), orth.evidence())
     out.add(gd_evidence(model, data, basis, gd_steps, tol, work, loss))
     out.add(kq_evidence(model, data, m, tol))
+    out.cover(f"W at {len(pts)} probe points (0; 3 seeded directions and ± feature differences × ‖W‖∞ ∈ "
+              f"{{{', '.join(SCALES[1:])}}}); (c) one seeded W(0), η = 1/L_W rounded down, k ≤ {gd_steps}; (d) "
+              f"(K, Q) = c·(K₀, Q₀) seeded, c ∈ {{{', '.join(map(str, KQ_SCALES))}}}, m = {m}")
     return out
 
 
@@ -107,7 +112,7 @@ def kq_evidence(model, data, m, tol):
     Q0 = [[Fraction(rng.randint(-9, 9), 7) for _ in range(m)] for _ in range(d)]
     tally = ProbeInequality(f"max ‖d/dt(KᵀK − QᵀQ)‖_F / (‖∇_K‖_F‖K‖_F + ‖∇_Q‖_F‖Q‖_F) along the flow, m = {m} (d)",
                             "<=", tol, residual=True)
-    for c in (Fraction(1, 2), Fraction(1), Fraction(3), Fraction(10)):
+    for c in KQ_SCALES:
         K = arb_mat([[to_arb(c * x) for x in row] for row in K0])
         Q = arb_mat([[to_arb(c * x) for x in row] for row in Q0])
         gK, gQ = kq_gradients(model, K.tolist(), Q.tolist())
@@ -136,4 +141,17 @@ N from an exact basis; the loss, the gradient, 200 GD steps and the flow's deriv
 CLAIM = register(Claim(id="tfsvm.aux.invariances", paper="tfsvm", number="(auxiliary)", kind="identity",
                        title="Loss invariances; GD stays in an affine subspace; (K,Q) flow conserves KᵀK − QᵀQ",
                        statement=STATEMENT, check=evaluate, default_datasets=default_datasets,
-                       aliases=("gd-affine-subspace", "kq-balancedness")))
+                       aliases=("gd-affine-subspace", "kq-balancedness"),
+                       parameters=(
+                           Parameter("V", "every V ∈ N", "hardest",
+                                     "an exact basis of N: the exact annihilation item is linear in V, so it covers all "
+                                     "of N; (a)–(c) by enclosures along each basis vector"),
+                           Parameter("W", "every W ((a), (b))", "range",
+                                     "0 and 3 seeded directions and ± feature differences at ‖W‖∞ ∈ {1, 10, 100} "
+                                     "(named in the verdict)"),
+                           Parameter("η, W(0)", "(c) every step size, any W(0), every k", "range",
+                                     "η = 1/L_W rounded down from one seeded W(0), k ≤ `gd_steps` = 200 (named in the "
+                                     "verdict)", option="gd_steps", kind="integer", low=1, high=10000),
+                           Parameter("(K, Q)", "(d) every K, Q ∈ ℝ^{d×m}", "range",
+                                     "c·(K₀, Q₀) for one seeded pair, c ∈ {1/2, 1, 3, 10}, m = 2 (named in the verdict)",
+                                     option="m", kind="integer", low=1, high=6))))

@@ -27,6 +27,7 @@ from fractions import Fraction
 from flint import arb
 
 from verify.claims import Claim, Evidence, Hypothesis, Outcome, Tally, register
+from verify.claims.registry import Parameter
 from verify.data import tfsvm as D
 from verify.geometry.tfsvm_svm import all_selections
 from verify.numbers.precision import Precision
@@ -127,4 +128,8 @@ Certified: every α ∈ [T]ⁿ solved exactly (or proved infeasible), support se
 CLAIM = register(Claim(id="tfsvm.aux.no-spurious-lmm", paper="tfsvm", number="(auxiliary)", kind="identity",
                        title="All tokens support vectors (or B.2 with n = 1) ⇒ the only locally-optimal α is opt",
                        statement=STATEMENT, check=evaluate, default_datasets=default_datasets,
-                       aliases=()))
+                       aliases=(),
+                       parameters=(
+                           Parameter("α", "every α ∈ [T]ⁿ", "hardest",
+                                     "exhaustive: every α ∈ [T]ⁿ solved exactly or proved infeasible (Tⁿ ≤ 64 "
+                                     "required), so the hardest α is among them"),)))

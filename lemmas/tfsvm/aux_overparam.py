@@ -32,6 +32,7 @@ import sympy
 from flint import arb
 
 from verify.claims import Claim, Evidence, Hypothesis, Outcome, Tally, register
+from verify.claims.registry import Parameter
 from verify.data import tfsvm as D
 from verify.data.dataset import Dataset
 from verify.geometry.probes import tie_points
@@ -97,6 +98,9 @@ def evaluate(data: Dataset, prec: Precision, require_independent: bool = True, l
             engine = dot(model.grad(None, c.states), Va)
             agree.add(abs(engine - var) / abs(var) if var != 0 else abs(engine - var), where)
     out.add(sign.evidence(), agree.evidence())
+    out.cover(f"W at {len(pts)} points: {len(dirs)} directions × "
+              f"‖W‖∞ ∈ {{{', '.join(map(str, scales))}}} and the tie points" if points is None else
+              f"W at the {len(pts)} given point(s)")
     zero, _ = exact_gradient_at_zero(data, "W")
     g0 = model.grad([arb(0)] * model.D)
     out.add(Evidence("‖∇L(0)‖_F (0 exactly: W = 0 is stationary)", Fraction(0) if zero else dot(g0, g0).sqrt(), ">", 0))
@@ -119,4 +123,8 @@ Certified: the exact identity X_iV⋆z_i = γ_i, the sign at adversarial W up to
 CLAIM = register(Claim(id="tfsvm.aux.overparam-no-stationary", paper="tfsvm", number="(auxiliary)", kind="inequality",
                        title="Independent queries: no stationary point of L(W), without Assumption B",
                        statement=STATEMENT, check=evaluate, default_datasets=default_datasets,
-                       aliases=("overparam-no-stationary", "overparam-benign-landscape")))
+                       aliases=("overparam-no-stationary", "overparam-benign-landscape"),
+                       parameters=(
+                           Parameter("W", "for every W", "range",
+                                     "±V⋆, non-optimal selections, ±F_it and 4 seeded directions at ‖W‖∞ ∈ {0, …, "
+                                     "1000}, and the tie points (named in the verdict)"),)))

@@ -22,6 +22,7 @@ from fractions import Fraction
 from flint import arb
 
 from verify.claims import Claim, Evidence, Outcome, Tally, register
+from verify.claims.registry import Parameter
 from verify.data import tfsvm as D
 from verify.data.generators import random_dataset
 from verify.geometry.tfsvm import null_basis
@@ -76,6 +77,9 @@ def evaluate(data, prec: Precision, perturb=None, nuclear: bool = True) -> Outco
         norm_ok.add(sum((x * x for row in W for x in row), Fraction(0)) == opt_sq, where)
     out.add(rows_ok.evidence(), cols_ok.evidence(), rank_ok.evidence(), kkt_ok.evidence(), norm_ok.evidence())
     out.notes.append(f"{len(sels) - skipped} of {len(sels)} selections feasible and solved exactly (opt first)")
+    total = data.T ** n
+    out.cover(f"every α ∈ [T]ⁿ ({total})" if len(sels) == total else
+              f"α = opt and the first {len(sels) - 1} other of the {total} selections in [T]ⁿ order")
     if nuclear:
         nuc = solve_svm(data, "KQ", "opt", prec.dps, check_unique=False)
         if nuc.status == "optimal":
@@ -108,4 +112,8 @@ space (DERIVED), rank and the KKT form, all in exact rationals. The nuclear solu
 CLAIM = register(Claim(id="tfsvm.lemma1", paper="tfsvm", number="Lemma 1", kind="identity",
                        title="Att-SVM / Att-SVM⋆ solutions: row space ⊂ span{z_i}, rank ≤ n",
                        statement=STATEMENT, check=evaluate, default_datasets=default_datasets,
-                       aliases=("svm-rank", "svm-span")))
+                       aliases=("svm-rank", "svm-span"),
+                       parameters=(
+                           Parameter("α", "the solution of Att-SVM(α), for every α", "range",
+                                     "α = opt and the other selections in [T]ⁿ order, 12 in all (every α when "
+                                     "Tⁿ ≤ 12), the feasible ones checked (named in the verdict)"),)))

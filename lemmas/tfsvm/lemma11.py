@@ -31,6 +31,7 @@ from __future__ import annotations
 from fractions import Fraction
 
 from verify.claims import Claim, Evidence, Hypothesis, Outcome, register
+from verify.claims.registry import Parameter
 from verify.data import tfsvm as D
 from verify.data.dataset import Dataset
 from verify.geometry.tfsvm_cones import (
@@ -109,6 +110,10 @@ def evaluate(data: Dataset, prec: Precision, mus=MUS, pis=PIS, factors=FACTORS, 
                                  f"has ρ ≤ 1 + π (ladder {LADDER[0]}…{LADDER[-1]}; none: 0)", Fraction(ok_from or 0)))
     if not require_cone:
         out.notes.append("W ∈ C̄_(μ,R_π) NOT required (false case)")
+    out.cover(f"μ ∈ {{{', '.join(str(Fraction(mu)) for mu in mus)}}}, π ∈ {{{', '.join(str(Fraction(pi)) for pi in pis)}}}")
+    out.cover(f"W at W^mm and boundary points of S_μ along the adversarial directions ({random_dirs} random), "
+              f"‖W‖_F ∈ R_π·{{{', '.join(map(str, factors))}}}" if points is None else
+              f"W at the {len(points)} given point(s)")
     return out
 
 
@@ -127,4 +132,12 @@ Certified at sampled W ∈ C̄_{μ,R_π} (W^mm and boundary points of S_μ, ‖W
 CLAIM = register(Claim(id="tfsvm.lemma11", paper="tfsvm", number="Lemma 11", kind="inequality",
                        title="Inside the margin cone the gradient correlates more with W^mm than with W",
                        statement=STATEMENT, check=evaluate, default_datasets=default_datasets,
-                       aliases=("margin-cone-correlation",)))
+                       aliases=("margin-cone-correlation",),
+                       parameters=(
+                           Parameter("μ", "fix μ > 0 (any)", "range", "μ ∈ {1/2} (named in the verdict)",
+                                     option="mus", kind="rationals", low=0, high=1, hunt=True),
+                           Parameter("π", "for any π > 0", "range", "π ∈ {1/2, 1} (named in the verdict)",
+                                     option="pis", kind="rationals", low=0, high=2, hunt=True),
+                           Parameter("W", "every W ∈ C̄_(μ,R_π)", "range",
+                                     "W^mm and boundary points of S_μ along adversarial directions, at ‖W‖_F ∈ "
+                                     "R_π·{1, 10} (named in the verdict)"))))

@@ -25,6 +25,7 @@ from __future__ import annotations
 from fractions import Fraction
 
 from verify.claims import Claim, Evidence, Hypothesis, Outcome, register
+from verify.claims.registry import Parameter
 from verify.data import tfsvm as D
 from verify.data.dataset import Dataset
 from verify.geometry.tfsvm_cones import (
@@ -98,6 +99,9 @@ def evaluate(data: Dataset, prec: Precision, mus=MUS, factors=FACTORS, require_c
                 up.evidence())
     if not require_cone:
         out.notes.append("W ∈ C̄_(μ,R_μ) and V ∈ S_μ NOT required (false case)")
+    out.cover(f"μ ∈ {{{', '.join(str(Fraction(mu)) for mu in mus)}}}")
+    out.cover(f"W at W^mm and boundary points of S_μ, ‖W‖_F ∈ R_μ·{{{', '.join(map(str, factors))}}}; V along the "
+              "same directions" if points is None and vs is None else "W, V at the given points")
     return out
 
 
@@ -117,4 +121,12 @@ Certified at sampled W (W^mm and boundary points of S_μ, ‖W‖_F ∈ {1, 10}�
 CLAIM = register(Claim(id="tfsvm.lemma12", paper="tfsvm", number="Lemma 12", kind="inequality",
                        title="No stationary points in the margin cone; two-sided gradient bounds",
                        statement=STATEMENT, check=evaluate, default_datasets=default_datasets,
-                       aliases=("margin-cone-no-stationary",)))
+                       aliases=("margin-cone-no-stationary",),
+                       parameters=(
+                           Parameter("μ", "for any μ > 0", "range", "μ ∈ {1/2} (named in the verdict)",
+                                     option="mus", kind="rationals", low=0, high=1, hunt=True),
+                           Parameter("W", "every W ∈ C̄_(μ,R_μ)", "range",
+                                     "W^mm and boundary points of S_μ along adversarial directions, at ‖W‖_F ∈ "
+                                     "R_μ·{1, 10} (named in the verdict)"),
+                           Parameter("V", "every V ∈ S_μ with ‖V‖ = ‖W^mm‖ (L2)", "range",
+                                     "the same directions as W, rescaled (V = W^mm included) (named in the verdict)"))))

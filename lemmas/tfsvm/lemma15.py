@@ -26,6 +26,7 @@ from fractions import Fraction
 from flint import arb, arb_mat
 
 from verify.claims import Claim, Hypothesis, Outcome, Tally, register
+from verify.claims.registry import Parameter
 from verify.data import tfsvm as D
 from verify.data.generators import random_dataset
 from verify.geometry.tfsvm_svm import as_arb_mat, balanced_factors, fro2
@@ -129,6 +130,8 @@ def evaluate(data, prec: Precision, ms=None, extra=(), require_rank: bool = True
             lo, up = nuclear_bounds(K * Q.transpose())
             equal.add(half - arb_interval(lo, up), f"(K, Q) = {nm}, m = {m}", bound=tol * max(arb(1), half))
     out.add(ineq.evidence(), equal.evidence(), back.evidence())
+    out.cover(f"m ∈ {{{', '.join(map(str, ms))}}}; W at {len(jobs)} matrices (seeded ABᵀ and adversarial ones); (K, Q) "
+              f"at {sum(len(pairs(d, m)) + 2 for m in ms)} pairs (seeded, unbalanced, KQᵀ = 0, balanced and rotated)")
     return out
 
 
@@ -161,4 +164,12 @@ budgets and L(KQᵀ) = L(W) on the data's loss.
 CLAIM = register(Claim(id="tfsvm.lemma15", paper="tfsvm", number="Lemma 15", kind="identity",
                        title="(K,Q)-RP ≡ nuclear-norm RP: ‖W‖_⋆ = min ½(‖K‖²+‖Q‖²) over KQᵀ = W",
                        statement=STATEMENT, check=evaluate, default_datasets=default_datasets,
-                       aliases=("kq-nuclear-identity", "nuclear-variational")))
+                       aliases=("kq-nuclear-identity", "nuclear-variational"),
+                       parameters=(
+                           Parameter("m", "for every width m", "range", "m ∈ {1, d} (named in the verdict)"),
+                           Parameter("W", "(a), (c) every W with rank W ≤ m", "range",
+                                     "3 seeded products ABᵀ per m, 0, a rank-one uvᵀ, 10⁶·uvᵀ and diag(1, 10⁻³⁰, 0…) "
+                                     "(named in the verdict)"),
+                           Parameter("K, Q", "(b), (c) for all K, Q ∈ ℝ^{d×m}", "range",
+                                     "3 seeded pairs per m, an unbalanced one (c·K, Q/c), KQᵀ = 0, balanced and "
+                                     "rotated-balanced factors (named in the verdict)"))))

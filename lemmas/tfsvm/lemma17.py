@@ -19,6 +19,7 @@ import random
 from fractions import Fraction
 
 from verify.claims import Claim, Hypothesis, Outcome, Tally, register
+from verify.claims.registry import Parameter
 from verify.data import tfsvm as D
 from verify.geometry.tfsvm import difference_rows, null_basis
 from verify.numbers.exact import fmpq_matrix, rank, to_fraction
@@ -90,6 +91,8 @@ def evaluate(data, prec, inside_null: bool = True, instances: int = INSTANCES) -
         tally.add(full_rank(A, B), f"instance {k} (p = {q}, n = {n}, m = {len(B)})")
     out.add(tally.evidence(f"{skipped} of {instances} random instances did not meet the hypotheses"
                            + ("" if inside_null else "; P ⊆ null(A) NOT required (P = ℝ^p, B = rows of A)")))
+    out.cover(f"(A, B, P): the dataset's instance and the {instances - skipped} of {instances} seeded random instances "
+              "meeting the hypotheses (p ≤ 6, entries in −3..3)")
     return out
 
 
@@ -105,4 +108,9 @@ rank (v1 App. E, Lemma 17). Checked exactly on the dataset's Att-SVM constraint 
 CLAIM = register(Claim(id="tfsvm.lemma17", paper="tfsvm", number="Lemma 17", kind="identity",
                        title="Rank lemma: [A; B] has full row rank when B projected onto P ⊆ null(A) does",
                        statement=STATEMENT, check=evaluate, default_datasets=default_datasets,
-                       aliases=("rank-lemma",)))
+                       aliases=("rank-lemma",),
+                       parameters=(
+                           Parameter("A, B, P", "every A, B, P meeting the hypotheses", "range",
+                                     "the dataset's own instance (its Att-SVM constraint rows) and `instances` = 60 "
+                                     "seeded random instances (named in the verdict)",
+                                     option="instances", kind="integer", low=0, high=10000),)))

@@ -24,6 +24,7 @@ from __future__ import annotations
 import itertools
 
 from verify.claims import Claim, Evidence, Hypothesis, Outcome, Tally, register, rules
+from verify.claims.registry import Parameter
 from verify.data import tfsvm as D
 from verify.data.generators import random_dataset
 from verify.geometry.probes import probe_points
@@ -73,6 +74,8 @@ def evaluate(data, prec: Precision, alpha=None, require_optimal: bool = True, lo
         out.add(pos.evidence())
     if part2(out, data, sels[0], is_opt):
         out.range = f"R ≤ {RAYS[-1]:.0e} along R·W^mm_α (part (2))"
+    out.cover(f"(1) W at {len(pts)} points: the probe points and R·W^mm_α for {len(rays)} feasible α, R ∈ "
+              f"{{{', '.join(map(str, RAYS))}}}; (2) W = W^mm_α, α = {alpha}")
     return out
 
 
@@ -122,4 +125,11 @@ decay rule (evidence).
 CLAIM = register(Claim(id="tfsvm.lemma2", paper="tfsvm", number="Lemma 2", kind="asymptotic",
                        title="L(W) > L⋆ for all W; L(R·W) → L⋆ along W separating optimal tokens",
                        statement=STATEMENT, check=evaluate, default_datasets=default_datasets,
-                       aliases=("optimal-tokens-minimize-loss",)))
+                       aliases=("optimal-tokens-minimize-loss",),
+                       parameters=(
+                           Parameter("W", "(1) for every W ∈ ℝ^{d×d}", "range",
+                                     "probe points (seeded directions, ± feature differences, ties; ‖W‖∞ ≤ 1000) and "
+                                     "R·W^mm_α for up to 9 feasible α, R ≤ 10⁶ (named in the verdict)"),
+                           Parameter("W (2)", "(2) every W separating a choice of optimal indices α", "range",
+                                     "W = W^mm_α for one α (the first optimal token of each sequence unless `alpha` "
+                                     "is given) (named in the verdict)"))))

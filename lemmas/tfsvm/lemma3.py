@@ -28,6 +28,7 @@ import numpy as np
 from flint import arb, arb_mat
 
 from verify.claims import Claim, Evidence, Hypothesis, Outcome, Tally, register
+from verify.claims.registry import Parameter
 from verify.data import tfsvm as D
 from verify.geometry.tfsvm_svm import as_arb_mat, balanced_factors
 from verify.kit.assumptions import svm_feasible
@@ -94,6 +95,8 @@ def evaluate(data, prec: Precision, m: int | None = None, part: str = "both", re
         for name, W, r in members:
             eq.add(arb("nan") if r is None else int(r), name + ("" if r else f": rank > {m}, so not in 𝒲_⋆"))
         out.add(eq.evidence())
+    out.cover(f"m = {m}; W ∈ 𝒲_cvx at its {len(members)} certified member(s) among {len(cands)} candidates (the "
+              "polished solution, face vertices and their midpoints, the rank-m point)")
     return out
 
 
@@ -147,4 +150,11 @@ membership by the certified value and margins, ranks by minors / truncation resi
 CLAIM = register(Claim(id="tfsvm.lemma3", paper="tfsvm", number="Lemma 3", kind="identity",
                        title="Rank-constrained vs convex nuclear Att-SVM⋆: equal values and solution sets",
                        statement=STATEMENT, check=evaluate, default_datasets=default_datasets,
-                       aliases=("nuclear-svm-rank-constraint",)))
+                       aliases=("nuclear-svm-rank-constraint",),
+                       parameters=(
+                           Parameter("m", "the rank bound m", "range", "m = n unless `m` is given (named in the verdict)",
+                                     option="m", kind="integer", low=1, high=6),
+                           Parameter("W", "every W ∈ 𝒲_cvx (and 𝒲_⋆)", "range",
+                                     "the certified members among the candidates: the polished solution, the optimal "
+                                     "face's extreme points (random objectives) and their midpoints, the rank-m point "
+                                     "(named in the verdict)"))))

@@ -32,6 +32,7 @@ import math
 from fractions import Fraction
 
 from verify.claims import Claim, Evidence, Outcome, register
+from verify.claims.registry import Parameter
 from verify.data import tfsvm as D
 from verify.data.generators import random_dataset
 from verify.geometry.probes import probe_points
@@ -86,6 +87,10 @@ def evaluate(data, prec: Precision, constants: str = "printed", parts=("W", "KQ"
                 out.add(lip.evidence())
     if "KQ" in parts:
         kq_part(out, data, LW["logistic"], constants)
+    if "W" in parts:
+        out.cover(f"(a) W at {len(pts)} probe points" + (" and local maxima of a float64 search" if search else ""))
+    if "KQ" in parts:
+        out.cover("(b) m = 1")
     return out
 
 
@@ -136,4 +141,14 @@ large ‖K‖, ‖Q‖ (certified witnesses). L_W is checked at every probe poin
 CLAIM = register(Claim(id="tfsvm.lemma4", paper="tfsvm", number="Lemma 4", kind="inequality",
                        title="Lipschitz gradients: L_W (holds) and the printed L_K = ‖Q‖L_W, L_Q = ‖K‖L_W (FLAWED-v1)",
                        statement=STATEMENT, check=evaluate, default_datasets=default_datasets,
-                       aliases=("smoothness", "smoothness-W")))
+                       aliases=("smoothness", "smoothness-W"),
+                       parameters=(
+                           Parameter("W, W′", "(a) for all W, W′", "range",
+                                     "‖∇²L(W)‖₂ ≤ L_W at the probe points (‖W‖∞ ≤ 1000, ties) and 3 local maxima of a "
+                                     "float64 search; the quotient between consecutive probe points (named in the "
+                                     "verdict)"),
+                           Parameter("K, Q", "(b) for all K, Q₁, Q₂ (and Q, K₁, K₂)", "hardest",
+                                     "along the direction pair of largest curvature at W = 0 (proposed in float64), at "
+                                     "‖K‖ = c·{1 … 10⁴} and the decade above 4× the predicted threshold of the "
+                                     "printed constant"),
+                           Parameter("m", "(b) every width m", "range", "m = 1 (‖·‖₂ = ‖·‖_F) (named in the verdict)"))))

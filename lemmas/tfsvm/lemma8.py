@@ -27,6 +27,7 @@ from fractions import Fraction
 from flint import arb
 
 from verify.claims import Claim, Evidence, Outcome, Tally, register, rules
+from verify.claims.registry import Parameter
 from verify.data import tfsvm as D
 from verify.geometry.stationarity import smoothness_W
 from verify.kit.assumptions import assumption_a, step_size
@@ -80,13 +81,15 @@ def evaluate(data, prec: Precision, factor=1, printed: bool = False, require_ste
         out.notes.append(f"step size NOT required (the false case): {step.detail}")
     if not out.applicable():
         return out
+    given = starts is not None
     if starts is None:
         rng = random.Random(0)
         starts = [[Fraction(0)] * obj.dim, [Fraction(rng.randint(-20, 20), 10) for _ in range(obj.dim)]]
     marks = [c for c in CHECKPOINTS if c < steps] + [steps]
     for w0 in starts:
         run(out, obj, [to_arb(Fraction(x)) for x in w0], eta, steps, marks, f"W(0) = ({', '.join(map(str, w0))})")
-    out.range = f"k ≤ {steps} GD steps, η = {factor}/L"
+    out.range = f"k ≤ {steps} GD steps, η = " + (f"{factor}/L" if Fraction(factor).denominator == 1 else f"({factor})/L")
+    out.cover(f"W(0) ∈ the {len(starts)} given start(s)" if given else "W(0) ∈ {0, one seeded point (seed 0)}")
     out.notes.append(f"{obj.name}; η = {to_decimal_string(eta, 10)}")
     return out
 
@@ -134,4 +137,13 @@ sum; ‖∇L‖ → 0 by a decay rule (evidence over the steps run).
 CLAIM = register(Claim(id="tfsvm.lemma8", paper="tfsvm", number="Lemma 8", kind="asymptotic",
                        title="Descent lemma: L(W(k+1)) − L(W(k)) ≤ −(η/2)‖∇L(W(k))‖² (η ≤ 1/L_W; printed 2/L_W)",
                        statement=STATEMENT, check=evaluate, default_datasets=default_datasets,
-                       aliases=("descent-lemma",)))
+                       aliases=("descent-lemma",),
+                       parameters=(
+                           Parameter("η", "every η ≤ 1/L_W (printed: 2/L_W)", "range",
+                                     "η = `factor`/L_W rounded down, factor = 1 (the largest step allowed) unless given "
+                                     "(the verdict's range)", option="factor", low=0, high=1, hunt=True),
+                           Parameter("W(0)", "W-GD from any W(0)", "range",
+                                     "W(0) = 0 and one seeded rational point (named in the verdict)"),
+                           Parameter("k", "every step k; Σ_k over all k", "range",
+                                     "k ≤ `steps` = 600 (the verdict's range)", option="steps", kind="integer", low=1,
+                                     high=100000))))

@@ -36,6 +36,7 @@ from fractions import Fraction
 from flint import arb
 
 from verify.claims import Claim, Evidence, Outcome, Tally, register
+from verify.claims.registry import Parameter
 from verify.data import tfsvm as D
 from verify.data.dataset import Dataset
 from verify.geometry.probes import tie_points
@@ -80,8 +81,12 @@ def evaluate(data: Dataset, prec: Precision, require_B: bool = True, loss: str =
         dirs = probe_directions(feats, model.opt, q, extra=extra, count=random_dirs)
         probes = [(w, p) for w, p, _, _ in probe_points(dirs, scales, "W")]
         probes += [(f"tie point {point_label(p, 4)}", p) for p in tie_points(feats, [(o,) for o in model.opt])]
+        out.cover(f"W at {len(probes)} points: {len(dirs)} directions × "
+                  f"‖W‖∞ ∈ {{{', '.join(map(str, scales))}}}, and the "
+                  "tie points")
     else:
         probes = [(label, tuple(Fraction(x) for x in p)) for label, p in points]
+        out.cover(f"W at the {len(probes)} given point(s)")
     gaps = b2.gaps if b2.met else None
     sign = Tally(f"max over {len(probes)} points of ⟨∇L(W), W^mm⟩" + ("" if require_B else " (Assumption B NOT required)"),
                  "<", 0)
@@ -132,4 +137,8 @@ Certified at adversarial W (±W^mm, non-optimal selections, LMM rays, random, ti
 CLAIM = register(Claim(id="tfsvm.lemma9", paper="tfsvm", number="Lemma 9", kind="inequality",
                        title="W^mm is a global descent direction under Assumption B (B.1 or B.2)",
                        statement=STATEMENT, check=evaluate, default_datasets=default_datasets,
-                       aliases=("global-descent-direction",)))
+                       aliases=("global-descent-direction",),
+                       parameters=(
+                           Parameter("W", "for all W ∈ ℝ^{d×d}", "range",
+                                     "±W^mm, non-optimal selections, ±F_it, every LMM ray and 4 seeded directions at "
+                                     "‖W‖∞ ∈ {0, …, 1000}, and the tie points (named in the verdict)"),)))

@@ -26,6 +26,7 @@ from fractions import Fraction
 from flint import arb
 
 from verify.claims import Claim, Evidence, Hypothesis, Outcome, Tally, register
+from verify.claims.registry import Parameter
 from verify.data import tfsvm as D
 from verify.data.generators import random_dataset
 from verify.geometry.tfsvm import certified_feasible, difference_rows
@@ -100,4 +101,11 @@ verified Farkas certificates); the dataset itself and the draws at d − 1 are r
 CLAIM = register(Claim(id="tfsvm.thm1", paper="tfsvm", number="Theorem 1", kind="existential",
                        title="Att-SVM(opt) feasible for almost all data when d ≥ max(T − 1, n)",
                        statement=STATEMENT, check=evaluate, default_datasets=default_datasets,
-                       aliases=("svm-feasible-overparam",)))
+                       aliases=("svm-feasible-overparam",),
+                       parameters=(
+                           Parameter("X + σG", "for almost all datasets (every noise draw, a.s.)", "range",
+                                     "`draws` = 12 seeded Gaussian draws around the dataset (the verdict's range)",
+                                     option="draws", kind="integer", low=1, high=1000),
+                           Parameter("σ", "noise of any variance σ² > 0", "range",
+                                     "σ = 1/10 unless `sigma` is given (the verdict's range)",
+                                     option="sigma", low=0, high=1, hunt=True))))

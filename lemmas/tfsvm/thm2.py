@@ -35,6 +35,7 @@ from fractions import Fraction
 from flint import arb
 
 from verify.claims import Claim, Evidence, Figure, Hypothesis, Outcome, Series, register, rules
+from verify.claims.registry import Parameter
 from verify.data import tfsvm as D
 from verify.dynamics import regularization_path
 from verify.kit.assumptions import assumption_a, svm_feasible
@@ -131,6 +132,8 @@ def evaluate(data, prec: Precision, radii_w=RADII_W, radii_kq=RADII_KQ, target: 
                          note=_series(Rk, ys), residual=bool(abs(ys[-1]) <= to_arb(zero))))  # 0 at its resolution: no digits
         fig.append(("(K,Q) path: " + ("1 − corr to W^mm" if target == "frobenius" else "dist to the nuclear SVM⋆ set / C⋆"), Rk, ys))
     out.range = "; ".join(f"{lab.split(':')[0]} R ≤ {float(xs[-1].mid()):g}" for lab, xs, _ in fig)
+    if "KQ" in parts:
+        out.cover(f"(K,Q) of width m = d = {data.d}")
     if figure and fig:
         series = [Series(lab, [log10_abs(x) for x, y in zip(xs, ys) if y != 0],
                          [log10_abs(y) for y in ys if y != 0], "-o") for lab, xs, ys in fig]
@@ -169,4 +172,7 @@ does not approach the Frobenius W^mm where the two SVMs differ (a plateau).
 CLAIM = register(Claim(id="tfsvm.thm2", paper="tfsvm", number="Theorem 2", kind="asymptotic",
                        title="Regularisation paths: W → Frobenius Att-SVM, (K,Q) → nuclear Att-SVM⋆ solution set",
                        statement=STATEMENT, check=check, default_datasets=default_datasets,
-                       aliases=("rp-w-frobenius", "rp-kq-nuclear")))
+                       aliases=("rp-w-frobenius", "rp-kq-nuclear"),
+                       parameters=(
+                           Parameter("m", "(K,Q) ∈ ℝ^{d×m}, every width m", "range",
+                                     "m = d (the rank constraint void) (named in the verdict)"),)))

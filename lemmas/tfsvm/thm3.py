@@ -43,6 +43,7 @@ from fractions import Fraction
 from flint import arb
 
 from verify.claims import Claim, Evidence, Figure, Outcome, Series, register
+from verify.claims.registry import Parameter
 from verify.data.dataset import Dataset
 from verify.data.tfsvm import b1_only, d_t2
 from verify.geometry.stationarity import ball_lower_bound, exact_gradient_at_zero, feasible_assumption_b_dataset
@@ -112,6 +113,7 @@ def evaluate(data: Dataset, prec: Precision, require_feasible: bool = True, leng
                              note="2(L(0) − L⋆)/(η c(R)²): the descent lemma (v1 Lemma 8, η ≤ 1/L_W) with the "
                                   "certified ‖∇L‖ ≥ c(R) on the ball — finite for every R, the proof's route to ‖W‖ → ∞"))
     out.range = f"k ≤ {K} GD steps (η = 1/L_W) from {len(inits)} starts"
+    out.cover(f"(2) W(0) ∈ {{{'; '.join(label for label, _ in inits)}}}, η = 1/L_W rounded down")
     out.notes.append(step.detail)
     if figure:
         out.figures += figures(inits, runs)
@@ -157,4 +159,12 @@ CLAIM = register(Claim(id="tfsvm.thm3", paper="tfsvm", number="Theorem 3", kind=
                        title="No stationary points of L(W); W-GD: ‖∇L‖ → 0 and ‖W‖ → ∞ (Assumption B.1 or B.2)",
                        statement=STATEMENT, check=evaluate, default_datasets=default_datasets,
                        aliases=("no-stationary-points", "norm-diverges", "no-stationary-points-W",
-                                "tfsvm.thm3.stationary")))
+                                "tfsvm.thm3.stationary"),
+                       parameters=(
+                           Parameter("W", "(1) every W ∈ ℝ^{d×d}", "range",
+                                     "every W with ‖W‖_F ≤ 1000 (a certified lower bound c(R) > 0 of ‖∇L‖ on the balls) "
+                                     "and adversarial probe points up to ‖W‖∞ = 1000 (named in the verdict)"),
+                           Parameter("W(0)", "(2) from any W(0)", "range",
+                                     "0, one seeded random point and 3·Ŵ^mm_α on an LMM ray (else the GMM ray) (named in "
+                                     "the verdict)"),
+                           Parameter("η", "(2) η ≤ O(1/L_W)", "range", "η = 1/L_W rounded down (named in the verdict)"))))

@@ -56,6 +56,13 @@ def resolve_selection(data, alpha=None, loss=None):
     return g, hyps, notes
 
 
+def alpha_cover(g: LMMGeometry, alpha=None) -> str:
+    """What "α locally optimal" was covered at (``Outcome.cover``): the one α checked and how it was chosen."""
+    how = "given" if alpha is not None else \
+        "the GMM: no non-global LMM found" if g.is_gmm else "the non-global LMM with the widest μ₀"
+    return f"α = {list(g.alpha)} ({how})"
+
+
 def step_below(L: arb) -> arb:
     """η = 1/L rounded DOWN to an exact point, by a relative 2^{8−prec} below the ball's lower end:
     η·L ≤ 1 is then certain (a step equal to 1/L as a ball could not be decided), and η differs

@@ -118,10 +118,16 @@ def assumption3(data: Dataset) -> tuple[bool | None, str]:
     return None, f"undecided at this precision: {shown}"
 
 
+def omega_shown(omega0, d: int) -> str:
+    """ω₀ as the verdicts show it: 𝟙 (the default) or its entries."""
+    om = [Fraction(w) for w in (omega0 or [1] * d)]
+    return "𝟙" if all(w == 1 for w in om) else "(" + ", ".join(str(w) for w in om) + ")"
+
+
 def init5(omega0, d: int) -> tuple[bool, str]:
     om = [Fraction(w) for w in (omega0 or [1] * d)]
     zeros = [j for j, w in enumerate(om) if w == 0]
-    shown = "𝟙" if all(w == 1 for w in om) else "(" + ", ".join(str(w) for w in om) + ")"
+    shown = omega_shown(omega0, d)
     if zeros:
         return False, f"ω₀ = {shown} has ω₀,j = 0 at j = {zeros} (those coordinates never move)"
     return True, f"ξ_k(0) = √2·ω₀, ξ_q(0) = 0 with ω₀ = {shown} (all entries ≠ 0)"
@@ -180,6 +186,9 @@ def hypotheses(out, data: Dataset, needs, claim_id: str, omega0=None, check: boo
     separability fails, a note on the gap (the stated hypotheses hold or not, ∇_βℒ(0) = 0 exactly
     or not) and the replay note. Returns the context of ``check_hypotheses``."""
     hyps, ctx = check_hypotheses(data, needs, omega0)
+    # "from init (5)" for every ω₀: the flow of β depends on ω₀ alone (Lemma 4.1: the split of 2ω₀² between
+    # ξ_k(0) and ξ_q(0) is a sign flip of (w₊, w₋)), and one ω₀ is followed
+    out.cover(f"init (5) with ω₀ = {omega_shown(omega0, data.d)}")
     if not check:
         unmet = "; ".join(h.name for h in hyps if h.met is not True) or "none"
         out.notes.append(f"hypothesis check bypassed (false-case mode); unmet: {unmet}")

@@ -9,18 +9,60 @@ The left side is computed cancellation-free (``key_lemma_terms``); the DERIVED i
 −(Σ s_t(a_r−a_t))(Σ s_t(γ_r−γ_t)) is confirmed by overlapping enclosures. Each sequence is probed on
 its own directions (seeded ones and ± its own feature differences) at every scale of SCALES, so the
 cost is linear in n; progress is reported per probe point.
+
+"Any direction q" is covered by the hardest case (docs/parameters.md): at a fixed probe point the left side over
+the bound is |Σ_{t≠r} s_t(a_r − a_t)| / max_t|a_t| times a q-free factor; it is unchanged by scaling a = Fq, so
+its supremum over q is that of the convex |Σ_{t≠r} s_t(a_r − a_t)| over the polytope {a ∈ range(F) : ‖a‖∞ ≤ 1},
+attained at a vertex.
+``logit_vertices`` enumerates the vertices exactly (rationals, once per sequence) and every one is probed beside
+the seeded q's: the supremum over q is checked at every probe point, not a sample of it. At a vertex the bound
+can be attained (T = 2, a = (A, −A)): the ratio is then 1 exactly and its ball straddles 1. Such a point is
+decided by the exact structure (``tie_bound``), where the enclosures of LHS and of the identity overlap:
+|Σ s_t(a_r − a_t)| ≤ M_a(1 − s_r) and |Σ s_t(γ_r − γ_t)| ≤ M_γ(1 − s_r) (weighted averages, M the largest
+|difference|), so |LHS|/(factor·Γ·A·(1 − s_r)²) ≤ M_a·M_γ/(factor·Γ·A), an exact rational (1 at the tie).
 """
 from __future__ import annotations
 
+import itertools
 from dataclasses import dataclass, field
+from fractions import Fraction
 
 from flint import arb
 
-from verify.claims import Evidence, Hypothesis, steps
+from verify.claims import Evidence, Hypothesis, compare, steps
 from verify.geometry.probes import SCALES, directions, scaled
 from verify.kit.probes import ProbeInequality
 from verify.models.attention import LinearLogitModel
+from verify.numbers.exact import fmpq_matrix, to_fraction
 from verify.numbers.precision import log10_abs, to_arb
+
+
+def logit_vertices(F) -> list[tuple]:
+    """The vertices a of {a = Fq : ‖a‖∞ ≤ 1} (F: one row per token), one of each pair ±a, exact Fractions in a
+    fixed order: a basis M (T × r) of range(F), then for every r tokens S with M_S invertible and every sign
+    vector σ, a = M M_S⁻¹σ when ‖a‖∞ ≤ 1 (a vertex has r independent active constraints a_t = ±1)."""
+    T = len(F)
+    if T == 0 or not any(any(row) for row in F):
+        return []
+    R, r = fmpq_matrix([list(col) for col in zip(*F)]).rref()  # rows of R: a basis of range(F)ᵀ
+    M = [[to_fraction(R[j, t]) for j in range(r)] for t in range(T)]
+    out, seen = [], set()
+    for S in itertools.combinations(range(T), r):
+        MS = fmpq_matrix([M[t] for t in S])
+        if MS.rank() < r:
+            continue
+        inv = MS.inv()
+        for sigma in itertools.product((1, -1), repeat=r):
+            y = [sum((to_fraction(inv[j, k]) * sigma[k] for k in range(r)), Fraction(0)) for j in range(r)]
+            a = tuple(sum((M[t][j] * y[j] for j in range(r)), Fraction(0)) for t in range(T))
+            if max(abs(x) for x in a) > 1:
+                continue
+            lead = next(x for x in a if x)  # ±a give the same ratio: keep the one whose first entry is > 0
+            a = a if lead > 0 else tuple(-x for x in a)
+            if a not in seen:
+                seen.add(a)
+                out.append(a)
+    return out
 
 
 def key_lemma_terms(da, dg, s, ref: int):
@@ -36,6 +78,8 @@ def key_lemma_terms(da, dg, s, ref: int):
     magnitude = sum((s[t] * abs(da[t]) for t in others), arb(0)) * sum((s[t] * abs(dg[t]) for t in others), arb(0))
     return -off * first + pair, ident, off, magnitude
 
+SEEDED_DIRECTIONS = 4  # seeded random probe directions per sequence (beside ± its feature differences)
+
 
 @dataclass
 class KeyLemmaScan:
@@ -44,14 +88,30 @@ class KeyLemmaScan:
     deviation: arb = field(default_factory=lambda: arb(0))  # max relative deviation from the identity (upper end)
     min_off: arb | None = None  # the smallest 1 − s_r reached
     saturation: list = field(default_factory=list)  # (log10(1 − s_r), ratio) along the first direction and q
+    covered: list = field(default_factory=list)  # what the "for every" parameters were covered at (``Outcome.cover``)
+    ties: int = 0  # points where the ball straddled the bound and the exact structure decided (``tie_bound``)
 
     def evidence(self) -> list:
         """The two deciding tallies, then the identity's deviation and the saturation reached (informative)."""
-        return [self.ratio.evidence(), self.overlap.evidence(),
+        tie = (f"{self.ties} point(s) where the bound is attained (the ball straddles it) decided by the exact "
+               "structure M_a·M_γ/(factor·Γ·A), the enclosures of LHS and of the identity overlapping there"
+               if self.ties else "")
+        return [self.ratio.evidence(tie), self.overlap.evidence(),
                 Evidence("max deviation of LHS from −(Σs_t(a₁−a_t))(Σs_t(γ₁−γ_t)), relative to "
                          "(Σs_t|a₁−a_t|)(Σs_t|γ₁−γ_t|)", self.deviation, residual=True,
                          note="upper end of the enclosure; reported only — the overlap tally decides"),
                 Evidence("smallest 1 − s₁ reached (saturation)", self.min_off)]
+
+
+def tie_bound(a, g, ref: int, factor, power) -> Fraction | None:
+    """M_a·M_γ/(factor·Γ·A) from the exact logits a and scores g (M: the largest |difference| to the reference
+    token): the exact upper bound of the ratio through the identity, for power 2 (None otherwise or if Γ·A = 0)."""
+    scale = factor * (max(g) - min(g)) * max(abs(x) for x in a)
+    if power != 2 or scale == 0:
+        return None
+    m_a = max(abs(a[ref] - x) for x in a)
+    m_g = max(abs(g[ref] - x) for x in g)
+    return Fraction(m_a) * Fraction(m_g) / Fraction(scale)
 
 
 def unique_reference(opts, name: str) -> Hypothesis:
@@ -61,32 +121,43 @@ def unique_reference(opts, name: str) -> Hypothesis:
 
 
 def key_lemma_scan(feats, scores, opts, factor=2, power=2, q_count: int = 3,
-                   names=("direction", "‖p‖∞", "q")) -> KeyLemmaScan:
+                   names=("direction", "‖p‖∞", "q"), hardest_q: bool = True) -> KeyLemmaScan:
     """The Key Lemma at every probe point of every sequence; ``names`` label the points (direction,
-    scale, logit direction)."""
+    scale, logit direction). ``hardest_q``: also every vertex of the sequence's logit polytope
+    (``logit_vertices``: where the supremum over q sits); False probes the seeded q's only."""
     direction, scale, qname = names
     qs = directions(feats, count=q_count, seed=1)[:q_count]
     scan = KeyLemmaScan(
         ProbeInequality(f"max |LHS| / ({factor}·Γ·A·(1−s₁)^{power}) over probe points", "<=", 1),
         ProbeInequality("LHS and −(Σs_t(a₁−a_t))(Σs_t(γ₁−γ_t)) overlap (the identity; disjoint would refute it)",
                         "==", True))
-    seq_dirs = [directions([Fi], count=4, seed=0) for Fi in feats]
+    seq_dirs = [directions([Fi], count=SEEDED_DIRECTIONS, seed=0) for Fi in feats]
     work = steps(sum(map(len, seq_dirs)) * len(SCALES), "probe points")
     for i, (Fi, g, dirs) in enumerate(zip(feats, scores, seq_dirs)):
         ref = opts[i][0]
         model = LinearLogitModel([Fi], [g])
-        exact = []  # per q: a_r − a_t, γ_r − γ_t and factor·Γ·A, exact
-        for q in qs:
-            a = [sum((x * y for x, y in zip(row, q)), 0) for row in Fi]
+        exact = []  # per q: a_r − a_t, γ_r − γ_t, factor·Γ·A (exact) and its label
+        logits = [(f"{qname} {j}", [sum((x * y for x, y in zip(row, q)), 0) for row in Fi]) for j, q in enumerate(qs)]
+        if hardest_q:
+            logits += [(f"{qname}: vertex {j} of {{‖{_logits(qname)}‖∞ ≤ 1}}", list(a))
+                       for j, a in enumerate(logit_vertices(Fi))]
+        for label, a in logits:
             exact.append(([to_arb(a[ref] - x) for x in a], [to_arb(g[ref] - x) for x in g],
-                          to_arb(factor * (max(g) - min(g)) * max(abs(x) for x in a))))
+                          to_arb(factor * (max(g) - min(g)) * max(abs(x) for x in a)), label,
+                          tie_bound(a, g, ref, factor, power)))
         for k, dvec in enumerate(dirs):
             for sc in SCALES:
                 s = model.states([to_arb(x) for x in scaled(dvec, sc)])[0].s
-                for j, (da, dg, const) in enumerate(exact):
+                for j, (da, dg, const, label, tie) in enumerate(exact):
                     lhs, ident, off, magnitude = key_lemma_terms(da, dg, s, ref)
-                    where = f"sequence {i}, {direction} {k}, {scale} = {sc}, {qname} {j}"
-                    scan.ratio.add_ratio(abs(lhs), const * off ** power, where)
+                    where = f"sequence {i}, {direction} {k}, {scale} = {sc}, {label}"
+                    den = const * off ** power
+                    if tie is not None and den > 0 and lhs.overlaps(ident) and \
+                            compare(abs(lhs) / den, "<=", 1)[0] is None:  # the bound attained: exact structure
+                        scan.ratio.add(tie, where + " (tie, exact structure)")
+                        scan.ties += 1
+                    else:
+                        scan.ratio.add_ratio(abs(lhs), den, where)
                     scan.overlap.add(bool(lhs.overlaps(ident)), where)
                     rel = abs(lhs - ident) / magnitude if magnitude > 0 else abs(lhs - ident)
                     scan.deviation = max(scan.deviation, arb(rel.upper()))
@@ -95,4 +166,12 @@ def key_lemma_scan(feats, scores, opts, factor=2, power=2, q_count: int = 3,
                     if k == 0 and j == 0 and const != 0:  # log10 at the working precision: e^{-1000} is fine
                         scan.saturation.append((log10_abs(off), float((abs(lhs) / (const * off ** power)).mid())))
                 work.advance()
+    scan.covered.append(f"{scale.strip('‖∞')} along {SEEDED_DIRECTIONS} seeded directions and ± each sequence's "
+                        f"{'key' if qname == 'q' else 'feature'} differences, {scale} ∈ {{{', '.join(SCALES)}}}")
+    if not hardest_q:
+        scan.covered.append(f"{qname} ∈ {len(qs)} seeded directions")
     return scan
+
+
+def _logits(qname: str) -> str:
+    return "Kq" if qname == "q" else f"X{qname}z"

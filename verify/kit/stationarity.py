@@ -235,6 +235,8 @@ def no_stationary_evidence(out, data: Dataset, model: LinearLogitModel, param: s
     for where, p, _, _ in pts:
         sign.add(descent_terms(model, q, margins, p, pairs=pairs).inner, where)
     out.add(sign.evidence())
+    out.cover(f"(i) {symbol} at {len(pts)} probe points (‖{symbol}‖∞ ≤ {scales[-1]})" +
+              (f" and every {symbol} with ‖{symbol}‖ ≤ {radii[-1]} (certified c(R) on the balls)" if gaps is not None else ""))
     if gaps is not None:
         for R in radii:
             out.add(Evidence(
@@ -301,6 +303,7 @@ def stationary_evidence(out, data: Dataset, prec, param: str, q, gaps, eta, *, s
         if figure:
             series += norm_series(run, label, symbol, fit=label == "0")
     out.range = f"t ≤ {steps} GD steps"
+    out.cover(f"(ii) GD from {symbol}(0) ∈ {{{', '.join(label for label, _, _ in inits)}}}, η = 1/L rounded down")
     if series:
         out.figures.append(Figure(
             "norm", f"‖{symbol}(t)‖ along GD (η = 1/L)", "t (GD steps)", f"‖{symbol}(t)‖", series, logx=True,

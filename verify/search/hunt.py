@@ -97,8 +97,13 @@ def hunt(claim, budget: float, dps: int = 30, batch: int = 40, progress=None, ou
     tried = 0
     deadline = time.monotonic() + budget
 
+    class _OutOfTime(Exception):
+        pass
+
     def violated(data: Dataset) -> bool:
         nonlocal tried
+        if time.monotonic() >= deadline:  # the budget binds inside a batch too (a batch may take minutes)
+            raise _OutOfTime
         tried += 1
         if progress:
             progress(1)
@@ -119,5 +124,7 @@ def hunt(claim, budget: float, dps: int = 30, batch: int = 40, progress=None, ou
             )
         except (NoSuchExample, Unsatisfiable):
             continue
+        except _OutOfTime:
+            break
         return found, tried
     return None, tried
