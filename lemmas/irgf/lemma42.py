@@ -161,9 +161,7 @@ CLAIM = register(Claim(id="irgf.lemma42", paper="irgf", number="Lemma 4.2", kind
                        aliases=("norm-diverges", "no-finite-stationary-point", "diag-norm-diverges"),
                        default_precision=30,
                        parameters=(
-                           Parameter("ω₀", "from init (5) with any ω₀ (every ω₀,j ≠ 0)", "range",
-                                     "ω₀ = 𝟙 unless `omega0` is given; the flow depends on ω₀ alone (Lemma 4.1) "
-                                     "(named in the verdict)", option="omega0", kind="rationals"),
+                           irgf.OMEGA0_PARAMETER,
                            Parameter("β", "(27)–(29) at every finite β", "range",
                                      "r·u for 3 seeded u, ±β*, ±B_il, r ∈ {0, …, 1000}, and every flow record (named "
                                      "in the verdict)"),

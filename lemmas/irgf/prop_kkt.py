@@ -33,7 +33,6 @@ stalls) → VIOLATED; D-TRAP, ω₀ = 0.1·𝟙 bypassed (µ → −∞) → VIO
 from __future__ import annotations
 
 from verify.claims import Claim, Evidence, Outcome, Series, register
-from verify.claims.registry import Parameter
 from verify.data.irgf import d_face, d_seed0
 from verify.kit import irgf, kkt
 from verify.numbers.fits import line_fit
@@ -98,6 +97,4 @@ CLAIM = register(Claim(id="irgf.prop.kkt", paper="irgf", number="App. A.5 (C1)�
                        statement=STATEMENT, check=evaluate, default_datasets=(d_seed0, d_face),
                        aliases=("approx-kkt-l1", "dual-variables", "seed-eq16"), default_precision=30,
                        parameters=(
-                           Parameter("ω₀", "from init (5) with any ω₀ (every ω₀,j ≠ 0)", "range",
-                                     "ω₀ = 𝟙 unless `omega0` is given; the flow depends on ω₀ alone (Lemma 4.1) "
-                                     "(named in the verdict)", option="omega0", kind="rationals"),)))
+                           irgf.OMEGA0_PARAMETER,)))

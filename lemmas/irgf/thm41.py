@@ -38,7 +38,6 @@ D-DIAGINF (irgf.hyp.diagsep; ∇_βℒ(0) = 0 exactly, the exact item fails).
 from __future__ import annotations
 
 from verify.claims import Claim, Evidence, Outcome, Series, register, rules
-from verify.claims.registry import Parameter
 from verify.data.irgf import d_face, d_seed0
 from verify.kit import irgf
 from verify.models.attention import one_minus_corr
@@ -119,6 +118,4 @@ CLAIM = register(Claim(id="irgf.thm41", paper="irgf", number="Theorem 4.1", kind
                        check=evaluate, default_datasets=(d_seed0, d_face),
                        aliases=("implicit-l1", "nuclear-norm-diag", "l1-svm-diag"), default_precision=30,
                        parameters=(
-                           Parameter("ω₀", "from init (5) with any ω₀ (every ω₀,j ≠ 0)", "range",
-                                     "ω₀ = 𝟙 unless `omega0` is given; the flow depends on ω₀ alone (Lemma 4.1) "
-                                     "(named in the verdict)", option="omega0", kind="rationals"),)))
+                           irgf.OMEGA0_PARAMETER,)))

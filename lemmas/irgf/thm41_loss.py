@@ -35,7 +35,6 @@ from __future__ import annotations
 from flint import arb
 
 from verify.claims import Claim, Evidence, Outcome, Series, Tally, register, rules
-from verify.claims.registry import Parameter
 from verify.data.irgf import d_face, d_seed0
 from verify.kit import irgf
 from verify.numbers.precision import Precision
@@ -103,6 +102,4 @@ CLAIM = register(Claim(id="irgf.thm41.loss", paper="irgf", number="Theorem 4.1 (
                        aliases=("loss-to-Lstar", "global-convergence-of-loss", "attention-selects-opt"),
                        default_precision=30,
                        parameters=(
-                           Parameter("ω₀", "from init (5) with any ω₀ (every ω₀,j ≠ 0)", "range",
-                                     "ω₀ = 𝟙 unless `omega0` is given; the flow depends on ω₀ alone (Lemma 4.1) "
-                                     "(named in the verdict)", option="omega0", kind="rationals"),)))
+                           irgf.OMEGA0_PARAMETER,)))

@@ -37,7 +37,7 @@ from verify.claims import Claim, Outcome, register
 from verify.claims.registry import Parameter
 from verify.data import mmts as D
 from verify.geometry.cone_data import benign_random_lmm
-from verify.kit.cones import alpha_cover, times_sigma
+from verify.kit.cones import ALPHA_PARAMETER, STEP_PARAMETER, alpha_cover, times_sigma
 from verify.kit.invariance import (
     MAX_STEPS,
     Setup,
@@ -109,9 +109,7 @@ CLAIM = register(Claim(id="mmts.thm3.cone", paper="mmts", number="Theorem 3 (pro
                        statement=STATEMENT, check=evaluate, default_datasets=default_datasets,
                        aliases=("cone-invariance",), default_precision=40, strategy=small_integer_datasets,
                        parameters=(
-                           Parameter("α", "every locally-optimal α", "range",
-                                     "one α: the non-global LMM with the widest μ₀, else the GMM (named in the "
-                                     "verdict)"),
+                           ALPHA_PARAMETER,
                            Parameter("R", "R large enough", "search",
                                      "the first-order witness on the ladder, then the next ladder radii while a path "
                                      "leaves, up to rules.REFUTING_RADII (an exit from each refutes it); `R` fixes it",
@@ -119,9 +117,7 @@ CLAIM = register(Claim(id="mmts.thm3.cone", paper="mmts", number="Theorem 3 (pro
                            Parameter("p(0)", "every p(0) ∈ C_(μ,R) (strong) or C_(μ/2,R) (weak)", "range",
                                      "boundary points at r = R along every boundary direction (GD) and the in-plane "
                                      "ones (flow), both forms (named in the verdict)"),
-                           Parameter("η", "every η ≤ 1/L_p", "range",
-                                     "η = 1/L_p rounded down (GD) and its η → 0 limit, the gradient flow (named in the "
-                                     "verdict)"),
+                           STEP_PARAMETER,
                            Parameter("t", "for all t", "range",
                                      "GD for `gd_steps` = 400 steps and the flow to ‖p‖ = max(10⁴σ, 10R) (the "
                                      "verdict's range)"))))

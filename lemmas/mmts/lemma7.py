@@ -38,7 +38,7 @@ from verify.data import mmts as D
 from verify.geometry.cone_data import random_dataset_with_lmm
 from verify.geometry.cones import critical_width, mu0, radius_scale
 from verify.kit.cone_scan import LADDER, ConeScan, deep_limits, scan_radii
-from verify.kit.cones import alpha_cover, resolve_selection, times_sigma, width_evidence
+from verify.kit.cones import ALPHA_PARAMETER, alpha_cover, resolve_selection, times_sigma, width_evidence
 from verify.models.losses import get_loss
 from verify.numbers.precision import Precision
 
@@ -112,9 +112,7 @@ CLAIM = register(Claim(id="mmts.lemma7", paper="mmts", number="Lemma 7", kind="e
                        check=evaluate, default_datasets=default_datasets,
                        aliases=("local-gradient-condition", "no-stationary-in-cone"), default_precision=50,
                        parameters=(
-                           Parameter("α", "every locally-optimal α", "range",
-                                     "one α: the non-global LMM with the widest μ₀, else the GMM (named in the "
-                                     "verdict)"),
+                           ALPHA_PARAMETER,
                            Parameter("R", "for all sufficiently large R", "search",
                                      "per part, the smallest radius of the ladder σ·{1 … 10⁸} (+ R_deep) from which "
                                      "it holds at every deeper radius (rules.witness); with `R` given, C_(μ,R) itself",

@@ -43,6 +43,8 @@ from verify.data import mmts as D
 from verify.geometry.cone_data import benign_random_lmm
 from verify.kit.cone_scan import ConeScan
 from verify.kit.cones import (
+    ALPHA_PARAMETER,
+    STEP_PARAMETER,
     ConeChecks,
     alpha_cover,
     as_informative,
@@ -163,17 +165,13 @@ CLAIM = register(Claim(id="mmts.thm3", paper="mmts", number="Theorem 3", kind="a
                        check=evaluate, default_datasets=default_datasets, aliases=("local-gd-convergence",),
                        default_precision=40, strategy=small_integer_datasets,
                        parameters=(
-                           Parameter("α", "every locally-optimal α", "range",
-                                     "one α: the non-global LMM with the widest μ₀, else the GMM (named in the "
-                                     "verdict)"),
+                           ALPHA_PARAMETER,
                            Parameter("R", "R sufficiently large", "search",
                                      "the first-order witness on the ladder, then the next ladder radii while a path "
                                      "leaves, up to rules.REFUTING_RADII; `R` fixes it", option="R", low=0),
                            Parameter("p(0)", "every p(0) ∈ C_(μ,R)", "range",
                                      "the two in-plane boundary points and one interior point (level μ/4) at ‖p‖ = R "
                                      "(named in the verdict)"),
-                           Parameter("η", "every η ≤ 1/L_p", "range",
-                                     "η = 1/L_p rounded down (GD) and its η → 0 limit, the gradient flow (named in the "
-                                     "verdict)"),
+                           STEP_PARAMETER,
                            Parameter("p", "every p ∈ C_(μ,R) (no stationary point)", "range",
                                      "Lemma 7's cone grid at every ladder radius ≥ R up to 10⁸σ"))))

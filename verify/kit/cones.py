@@ -20,6 +20,7 @@ import flint
 from flint import arb
 
 from verify.claims import Evidence, Hypothesis, Tally
+from verify.claims.registry import Parameter
 from verify.dynamics import flow_through_norms
 from verify.geometry.cones import LMMGeometry, choose_alpha, leading_term, lmm_geometry, unit
 from verify.kit.assumptions import assumption_a, step_size
@@ -54,6 +55,14 @@ def resolve_selection(data, alpha=None, loss=None):
     if not g.locally_optimal:
         return None, hyps, notes
     return g, hyps, notes
+
+
+#: the parameters the mmts cone claims (Lemma 7, Theorem 3, its Step 3) share, covered by ``alpha_cover`` and the
+#: step ``step_below`` (docs/parameters.md)
+ALPHA_PARAMETER = Parameter("α", "every locally-optimal α", "range",
+                            "one α: the non-global LMM with the widest μ₀, else the GMM (named in the verdict)")
+STEP_PARAMETER = Parameter("η", "every η ≤ 1/L_p", "range",
+                           "η = 1/L_p rounded down (GD) and its η → 0 limit, the gradient flow (named in the verdict)")
 
 
 def alpha_cover(g: LMMGeometry, alpha=None) -> str:

@@ -26,6 +26,7 @@ from fractions import Fraction
 from flint import arb
 
 from verify.claims import Evidence, Figure, Hypothesis
+from verify.claims.registry import Parameter
 from verify.data.dataset import Dataset
 from verify.kit.assumptions import svm_feasible
 from verify.numbers.precision import log10_abs, to_arb
@@ -178,6 +179,13 @@ def check_hypotheses(data: Dataset, needs, omega0=None, dps: int = 60):
     if DIAGSEP in needs:
         hyps.append(Hypothesis(NAMES[DIAGSEP], ok_d, det_d))
     return hyps, ctx
+
+
+#: the start of the irgf flows, shared by every claim that runs them from init (5) (docs/parameters.md); the ω₀
+#: covered is named by ``hypotheses``
+OMEGA0_PARAMETER = Parameter("ω₀", "from init (5) with any ω₀ (every ω₀,j ≠ 0)", "range",
+                             "ω₀ = 𝟙 unless `omega0` is given; the flow depends on ω₀ alone (Lemma 4.1) (named in the "
+                             "verdict)", option="omega0", kind="rationals")
 
 
 def hypotheses(out, data: Dataset, needs, claim_id: str, omega0=None, check: bool = True) -> dict:

@@ -172,7 +172,7 @@ def global_convergence(out: Outcome, data, prec, q, eta, *, loss="logistic", gd_
     lmm_arb = [[to_arb(x) for x in w] for w in lmms]
     trapped = [s for s in pts if s[2] is not None and s[2][2] is not None]
     model = LinearLogitModel.from_dataset(data, "W", loss)
-    series, deepest, flown, climbed = [], None, [], {}  # climbed: α → the ladder radii flown
+    series, flown, climbed = [], [], {}  # flown: (label, status, records) per flow; climbed: α → ladder radii flown
     for label, W0, info in pts:
         gd_end = ""
         if info is not None and gd_steps:  # the theorem's own iteration at the locally-optimal starts (shown)
@@ -187,15 +187,14 @@ def global_convergence(out: Outcome, data, prec, q, eta, *, loss="logistic", gd_
             (flows == "auto" and info is not None and info[2] is not None)
         recs = []
         if run_flow and info is not None and info[4]:  # no certificate: the ladder along the ray
-            n0 = len(flown)
-            series += ladder(out, data, info, qa, lmm_arb, depth, prec.dps, loss, flown)
-            climbed[info[0]] = [lab.split("≈ ")[-1].rstrip(")") for lab, _, _ in flown[n0:]]
+            rung_series, climbed[info[0]] = ladder(out, data, info, lmms.index(info[1]), qa, lmm_arb, depth, prec.dps,
+                                                   loss, flown)
+            series += rung_series
             continue
         if run_flow:
             recs, status, legs = _flow(data, W0, qa, lmm_arb, depth, prec.dps, loss)
             flown.append((label, status, recs))
         if recs:
-            deepest = recs[-1][0] if deepest is None else max(deepest, recs[-1][0], key=lambda z: z.mid())
             xs, ys = [r[0] for r in recs], [r[1] for r in recs]
             dec = rules.decays(xs, ys, expected=THEORY_RATE, zero=arb(10) ** -prec.dps)
             lm = "; ".join(f"to W^mm_α{k + 1}: {to_decimal_string(v, 3)}" for k, v in enumerate(recs[-1][2]))
@@ -209,7 +208,7 @@ def global_convergence(out: Outcome, data, prec, q, eta, *, loss="logistic", gd_
                                      log10_series([r[2][k] for r in recs]), ":"))
         if info is not None:
             trap_items(out, label, W0, info, recs, lmms, gd_end)
-    skipped = len(pts) - len(flown)
+    skipped = len(pts) - (len(flown) - sum(map(len, climbed.values())) + len(climbed))  # starts not flown
     if flows in ("auto", "untrapped") and trapped and skipped:
         out.notes.append(f"flows from the {skipped} other start(s) skipped: the conclusion is already refuted (certified "
                          "trap); flows=\"all\" runs them")
@@ -221,8 +220,7 @@ def global_convergence(out: Outcome, data, prec, q, eta, *, loss="logistic", gd_
                                   caption="A trapped start keeps 1 − corr to W^mm at a plateau while it converges "
                                           "to the locally-optimal direction." if trapped else
                                   "Every start: 1 − corr to W^mm decays (derived rate ‖W‖^-2)."))
-    deepest = max([deepest] * (deepest is not None) + [r[-1][0] for _, _, r in flown if r], key=lambda z: z.mid(),
-                  default=None)
+    deepest = max((r[-1][0] for _, _, r in flown if r), key=lambda z: z.mid(), default=None)
     rungs = [f"α = ({', '.join(str(t + 1) for t in alpha)}) at ‖W(0)‖_F ≈ {', '.join(radii)}"
              for alpha, radii in climbed.items()]
     parts = ([f"‖W‖_F ≤ {to_decimal_string(deepest, 4)} along the gradient flow"] if deepest is not None else []) + \
@@ -238,16 +236,17 @@ def stays_at_lmm(dec, to_lmm) -> bool:
     return dec.holds is False and rules.strictly_decreasing(to_lmm[-rules.TAIL_POINTS:]) is True
 
 
-def ladder(out: Outcome, data, info, qa, lmm_arb, depth, dps, loss, flown) -> list:
+def ladder(out: Outcome, data, info, k: int, qa, lmm_arb, depth, dps, loss, flown) -> tuple[list, list]:
     """Fly the rungs of one locally-optimal ray in turn (no certificate applies) until a start stays trapped: each
     rung's flow is a deciding item "1 − corr(W, W^mm) → 0" (``rules.decays``), so a trapped rung fails it (VIOLATED,
-    evidence) and an escaping one holds; the ladder stops at the first trapped rung. Returns the figure's series."""
-    alpha, w, _, why, rungs = info
-    k = lmm_arb.index([to_arb(x) for x in w]) if [to_arb(x) for x in w] in lmm_arb else 0
+    evidence) and an escaping one holds; the ladder stops at the first trapped rung. ``k``: the ray's index among the
+    locally-optimal directions ``lmm_arb``. Returns the figure's series and the radii flown."""
+    alpha, _, _, why, rungs = info
     name = ", ".join(str(t + 1) for t in alpha)
-    series = []
+    series, radii = [], []
     for R, rho, W0 in rungs:
         label = f"W(0) = {rho}·W^mm_α, α = ({name}) (‖W(0)‖_F ≈ {R})"
+        radii.append(str(R))
         recs, status, _ = _flow(data, W0, qa, lmm_arb, depth, dps, loss)
         flown.append((label, status, recs))
         if not recs:
@@ -265,7 +264,7 @@ def ladder(out: Outcome, data, info, qa, lmm_arb, depth, dps, loss, flown) -> li
         series.append(Series(f"from ‖W(0)‖ ≈ {R}: to W^mm_α", [plot_value(x) for x in xs], log10_series(zs), ":"))
         if stays or dec.holds is not True:
             break
-    return series
+    return series, radii
 
 
 def trap_items(out: Outcome, label, W0, info, recs, lmms, gd_end: str = "") -> None:
