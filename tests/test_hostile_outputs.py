@@ -140,36 +140,34 @@ class _ClosedPipe(io.StringIO):
 
 @pytest.mark.parametrize("argv,code", [(["mmts.lemma3", "--precision", "20", "--json"], 0), (["list"], 0)])
 def test_broken_stdout_keeps_the_result_exit_code(argv, code, data, monkeypatch, capsys):
+    """The reader went away (``| head``): quiet, as Python tools conventionally are (issue 22), and
+    the exit code is the result's."""
     if "--json" in argv:
         argv = argv + ["--data", data]
     monkeypatch.setattr(sys, "stdout", _ClosedPipe())
     assert main(argv) == code
-    err = capsys.readouterr().err
-    assert "broken pipe" in one_line(err) and f"exit code {code}" in err
+    assert capsys.readouterr().err == ""
 
 
 def test_broken_stdout_keeps_a_no_answer_code_too(tmp_path, monkeypatch, capsys):
     """A flow whose integrator stalls (keys of size 10³⁰: no step size works) prints its JSON and
-    exits 3; with stdout closed it still exits 3, with the broken pipe said on stderr."""
+    exits 3; with stdout closed it still exits 3, and says there is no answer (nothing about the pipe)."""
     path = tmp_path / "k.json"
     path.write_text(json.dumps({"X": [[[1, 1, 1], [1, 0, "0.9"], [0, 0, "0.9"]]], "Y": [1], "v": [0, 0, 1],
                                 "K": [[["1e30", 1, 0], [1, 0, 0], [0, 0, 0]]]}))
     monkeypatch.setattr(sys, "stdout", _ClosedPipe())
     assert main(["flow", "--data", str(path), "--until-norm", "5", "--precision", "15", "--json"]) == 3
     err = capsys.readouterr().err
-    assert "no answer" in err and "broken pipe" in err and "exit code 3" in err and "Traceback" not in err
+    assert "no answer" in one_line(err) and "broken pipe" not in err and "Traceback" not in err
 
 
 def test_broken_pipe_in_a_real_pipeline(data):
     """``verify flow … --json | head -c 1``: head exits after one byte; verify keeps its exit code and
-    says so in one line (no 'Exception ignored' from Python's final flush)."""
+    exits quietly (no 'Exception ignored' from Python's final flush, no line about the pipe)."""
     script = (f"{sys.executable} -m verify flow --data {data} --until-norm 2 --precision 15 --no-svm --json "
               "| head -c 1 >/dev/null; echo rc=${PIPESTATUS[0]} >&2")
     env = dict(os.environ, PYTHONUNBUFFERED="1")  # every write reaches the pipe: the break is certain
     r = subprocess.run(["bash", "-c", script], capture_output=True, text=True, cwd=ROOT, timeout=120, env=env,
                        check=False)
     lines = [line for line in r.stderr.splitlines() if line.strip()]
-    assert lines[-1] == "rc=0", r.stderr
-    assert len(lines) <= 2 and "Traceback" not in r.stderr and "Exception ignored" not in r.stderr
-    if len(lines) == 2:
-        assert "broken pipe" in lines[0] and "exit code 0" in lines[0]
+    assert lines == ["rc=0"], r.stderr

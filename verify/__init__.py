@@ -5,7 +5,9 @@
 """
 from verify.claims import REGISTRY, Claim, Evidence, Figure, Hypothesis, Outcome, Series, Verdict, check, register
 from verify.data.dataset import Dataset, load_dataset
-from verify.numbers.precision import working_precision
+from verify.numbers.precision import allow_exact_text, working_precision
+
+allow_exact_text()  # exact values of valid data reach beyond Python's 4300-digit int↔str limit
 
 __all__ = [
     "REGISTRY",

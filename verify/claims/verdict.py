@@ -35,6 +35,7 @@ comes from a hypothesis, VIOLATED from a failing item (its witness in the item's
 """
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
 from fractions import Fraction
 
@@ -252,12 +253,16 @@ class Evidence:
 
 
 def _fmt(x, digits: int):
+    """A figure as a decimal string; None (JSON null) for one that is not a finite number — a ball
+    with no value (an undecided item: its reason says so), never printed as "nan" (docs/contract.md)."""
     if x is None:
         return None
     if isinstance(x, (bool, str)):
         return x
     if isinstance(x, float):
-        return repr(x)
+        return repr(x) if math.isfinite(x) else None
+    if isinstance(x, arb) and not x.is_finite():
+        return None
     return to_decimal_string(x, digits)
 
 

@@ -15,6 +15,7 @@ import os
 import queue
 import sys
 
+from verify.claims.progress import progress_sink
 from verify.cli.common import claim_parser, path_flag, precision_for, progress, seed_flag, summary_line
 from verify.data.inputs import parse_flag_int
 from verify.errors import SignalLatch, Terminated, find_interrupt, interrupt_exit_code, interrupt_name, signals_deferred
@@ -72,12 +73,17 @@ def main(argv) -> int:
             shown += 1
         bar.update(1)
 
+    running = []  # what the bar shows beside the count: the claims being checked now
+
+    def status(text: str = "") -> None:
+        bar.set_postfix_str(running_text(running) + (f" — {text}" if text and running else text))
+
     try:
-        with progress(len(claims), "claims", a.json) as bar, SignalLatch() as latch:
+        with progress(len(claims), "claims", a.json) as bar, SignalLatch() as latch, progress_sink(status):
             if jobs == 1 or len(claims) <= 1:
-                _serial(claims, a, finished, latch)
+                _serial(claims, a, finished, latch, running, status)
             else:
-                _parallel(claims, a, jobs, finished, latch)
+                _parallel(claims, a, jobs, finished, latch, running, status)
             latch.check()
     except BaseException as exc:
         found = find_interrupt(exc)
@@ -102,19 +108,36 @@ def main(argv) -> int:
     return {"HOLDS": 0, "VIOLATED": 1, "INCONCLUSIVE": 3, "NOT_APPLICABLE": 4}[worst(v.verdict for v in ordered)]
 
 
-def _serial(claims, a, finished, latch) -> None:
+def running_text(ids) -> str:
+    """What the bar shows beside the count while claims run: the claims being checked now."""
+    ids = list(ids)
+    if not ids:
+        return ""
+    return "running " + ", ".join(ids[:3]) + (f" (+{len(ids) - 3} more)" if len(ids) > 3 else "")
+
+
+def _serial(claims, a, finished, latch, running, status) -> None:
     from verify.claims import run_claim
 
     for claim in claims:
         latch.check()
         dps = precision_for(a.precision, claim)
-        finished(run_claim(claim, claim.default_datasets(seed=a.seed), dps=dps))
+        running[:] = [claim.id]  # the claim's own progress lines (probe points, steps) follow its id
+        status()
+        v = run_claim(claim, claim.default_datasets(seed=a.seed), dps=dps)
+        running[:] = []
+        finished(v)
 
 
 # ----- worker processes --------------------------------------------------------------------------
-def _worker_init() -> None:
+_started = None  # in a worker: the pipe on which it says which claim it starts
+
+
+def _worker_init(started=None) -> None:
     import signal
 
+    global _started
+    _started = started
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent handles Ctrl-C and terminates the pool
     from threadpoolctl import threadpool_limits
 
@@ -129,10 +152,15 @@ def _run_task(claim_id: str, data, dps: int):
     from verify.claims.runner import run_dataset
 
     claim, _ = REGISTRY.resolve(claim_id)
+    if _started is not None:
+        try:  # one short write: atomic on a pipe, so the workers need no lock (no semaphore to leak)
+            _started.send_bytes(claim_id.encode())
+        except OSError:
+            pass  # the parent is gone or stopped listening: only the progress line is lost
     return run_dataset(claim, data, dps).freeze(dps)
 
 
-def _parallel(claims, a, jobs, finished, latch) -> None:
+def _parallel(claims, a, jobs, finished, latch, running, status) -> None:
     import multiprocessing
 
     from verify.claims.runner import combine
@@ -140,10 +168,11 @@ def _parallel(claims, a, jobs, finished, latch) -> None:
     ctx = multiprocessing.get_context("forkserver" if "forkserver" in multiprocessing.get_all_start_methods()
                                       else "spawn")
     results = queue.Queue()
+    started, started_w = ctx.Pipe(duplex=False)  # the workers say which claim they start (shown beside the bar)
     pool = None
     try:
         with signals_deferred():  # a pool interrupted half-built leaks its locks (a warning on stderr at exit)
-            pool = ctx.Pool(processes=jobs, initializer=_worker_init)
+            pool = ctx.Pool(processes=jobs, initializer=_worker_init, initargs=(started_w,))
         runs, pending = {}, {}
         for claim in claims:  # datasets are built here, while the workers already run earlier claims
             latch.check()
@@ -158,19 +187,34 @@ def _parallel(claims, a, jobs, finished, latch) -> None:
             if not datasets:
                 finished(combine(claim, [], dps))
         left = sum(n for _, _, n in pending.values())
+        def note_started():
+            changed = False
+            while started.poll():
+                cid = started.recv_bytes().decode()
+                if cid not in running and not all(r is not None for r in runs.get(cid, [None])):
+                    running.append(cid)
+                    changed = True
+            if changed:
+                status()
+
         while left:
             latch.check()
+            note_started()
             try:
                 cid, k, run, err = results.get(timeout=0.2)
             except queue.Empty:
                 continue
+            note_started()  # a task says it started before its result arrives: shown even if it was quick
             if err is not None:
                 raise err
             left -= 1
             runs[cid][k] = run
             if all(r is not None for r in runs[cid]):
                 claim, dps, _ = pending[cid]
+                if cid in running:
+                    running.remove(cid)
                 finished(combine(claim, runs[cid], dps))
+                status()
         pool.close()
         pool.join()
     finally:
@@ -179,6 +223,8 @@ def _parallel(claims, a, jobs, finished, latch) -> None:
                 pool.terminate()
                 pool.join()
             pool = None
+            started.close()
+            started_w.close()
             import gc
 
             gc.collect()  # else the resource tracker warns on stderr about "leaked semaphores" at exit

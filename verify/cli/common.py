@@ -6,10 +6,12 @@ from __future__ import annotations
 import argparse
 import errno
 import os
+import re
 import signal
 import sys
 
 from verify.data.inputs import check_path_text, parse_flag_int
+from verify.data.outputs import for_encoding
 from verify.errors import (
     UsageError,
     VerifyError,
@@ -24,8 +26,17 @@ PAPERS = ("mmts", "tfsvm", "irgf")
 INTERNAL_ERROR_EXIT = 3  # nothing was decided: INCONCLUSIVE's code, never VIOLATED's 1
 
 
+_NUMBER = r"(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?(\s*/\s*\d+)?"  # 5, 0.5, .5, 1e-3, 1/2
+
+
 class Parser(argparse.ArgumentParser):
-    """argparse that raises UsageError (one line, exit 2) instead of printing usage and exiting."""
+    """argparse that raises UsageError (one line, exit 2) instead of printing usage and exiting, and
+    that takes every negative number as a value (argparse knows only -5 and -0.5: ``--until-logt -1/2``
+    and ``-1e-3`` were "expected one argument")."""
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self._negative_number_matcher = re.compile(rf"^-{_NUMBER}(\s*,\s*[+-]?{_NUMBER})*$")  # also --init -1,2
 
     def error(self, message):
         raise UsageError(f"{self.prog}: {message}")
@@ -95,34 +106,54 @@ def say_error(message: str) -> None:
 
 
 # ----- running a verb: every failure one line on stderr with the contract's exit code ---------------
-class GuardedStdout:
-    """stdout that survives its reader going away (``verify … | head``): the first BrokenPipeError
-    is remembered and later output dropped, so the verb finishes and keeps its exit code."""
+class OutputStream:
+    """sys.stdout or sys.stderr while a verb runs: every character printed goes through ``write``.
 
-    def __init__(self, inner):
+    - text the stream's encoding cannot carry is spelled in ASCII (``outputs.for_encoding``:
+      ``PYTHONIOENCODING=ascii``, a C locale) instead of failing with UnicodeEncodeError;
+    - a stream that was not open (``>&-``, ``2>&-``: Python then has None) takes nothing, and stderr's
+      lines never land on stdout (``print(file=None)`` writes to stdout);
+    - a failed write (the reader went away: EPIPE; a full disk; an I/O error) is remembered in
+      ``failure`` and later output dropped, so the verb finishes and keeps its exit code; the
+      descriptor is pointed at /dev/null so Python's own flush at exit does not fail again."""
+
+    def __init__(self, inner, name: str):
         self.inner = inner
-        self.broken = False
+        self.name = name
+        self.failure = None if inner is not None else "closed"  # "closed" | "broken pipe" | an OS error text
+
+    @property
+    def broken(self) -> bool:  # the first version's name
+        return self.failure is not None
+
+    @property
+    def encoding(self):
+        return getattr(self.inner, "encoding", None) or "utf-8"
 
     def write(self, text):
-        if not self.broken:
-            self._guard(lambda: self.inner.write(text))
+        if self.failure is None:
+            out = for_encoding(text, self.encoding)
+            self._guard(lambda: self.inner.write(out))
         return len(text)
 
     def flush(self):
-        if not self.broken:
+        if self.failure is None:
             self._guard(self.inner.flush)
+
+    def isatty(self) -> bool:
+        return self.failure is None and bool(getattr(self.inner, "isatty", lambda: False)())
 
     def _guard(self, action):
         try:
             action()
-        except OSError as exc:  # BrokenPipeError is EPIPE
-            if exc.errno != errno.EPIPE:
-                raise
-            self._break()
+        except OSError as exc:
+            self._fail("broken pipe" if exc.errno == errno.EPIPE else (exc.strerror or type(exc).__name__))
+        except ValueError:  # an inner stream closed under us (write to a closed file)
+            self._fail("closed")
 
-    def _break(self):
-        self.broken = True
-        try:  # what is still buffered would fail again when Python flushes stdout at exit
+    def _fail(self, why: str):
+        self.failure = why
+        try:  # what is still buffered would fail again when Python flushes the stream at exit
             devnull = os.open(os.devnull, os.O_WRONLY)
             os.dup2(devnull, self.inner.fileno())
             os.close(devnull)
@@ -131,6 +162,29 @@ class GuardedStdout:
 
     def __getattr__(self, name):
         return getattr(self.inner, name)
+
+
+GuardedStdout = OutputStream  # the first version's name
+
+
+def _open_standard_descriptors() -> None:
+    """A standard descriptor (0, 1, 2) that is not open is pointed at /dev/null: else the next file
+    opened (a report, a temporary file) would get its number, and a library writing to "stdout"
+    would write into it."""
+    for fd in (0, 1, 2):
+        try:
+            os.fstat(fd)
+        except OSError:
+            try:
+                new = os.open(os.devnull, os.O_RDWR)
+                if new != fd:
+                    os.dup2(new, fd)
+                    os.close(new)
+            except OSError:
+                pass
+
+
+RESULT_NAMES = {0: "HOLDS / solved", 1: "VIOLATED", 3: "INCONCLUSIVE", 4: "NOT APPLICABLE"}
 
 
 def _sigterm_raises():
@@ -142,21 +196,34 @@ def _sigterm_raises():
 def run_verb(fn, *args) -> int:
     """Run ``fn(*args)`` (returns the exit code) with the contract's error handling: VerifyError →
     its one line and code; Ctrl-C → 130, SIGTERM → 143; out of memory → 3; an unexpected failure →
-    one line and 3 (nothing decided; ``VERIFY_TRACEBACK=1`` re-raises it); a closed stdout → one
-    line and the result's own exit code."""
-    outer = not isinstance(sys.stdout, GuardedStdout)
-    guard = GuardedStdout(sys.stdout) if outer else sys.stdout
-    sys.stdout = guard
+    one line and 3 (nothing decided; ``VERIFY_TRACEBACK=1`` re-raises it). Output goes through
+    ``OutputStream``s: a reader that went away (``| head``) ends the output quietly; a stdout that
+    was closed or could not be written (a full disk) is one line on stderr; the exit code is the
+    result's in every case."""
+    outer = not isinstance(sys.stdout, OutputStream)
+    if outer:
+        _open_standard_descriptors()
+        out, err = OutputStream(sys.stdout, "stdout"), OutputStream(sys.stderr, "stderr")
+        sys.stdout, sys.stderr = out, err
+    code = None
     try:
         with _sigterm_raises():
             code = _guarded(fn, args)
     finally:
         if outer:
-            guard.flush()
-            if sys.stdout is guard:
-                sys.stdout = guard.inner
-    if outer and guard.broken:
-        say_error(f"stdout was closed before all output was written (broken pipe); exit code {code} is the result's")
+            from verify.data.outputs import release_locks
+
+            release_locks()
+            out.flush()
+            if code in RESULT_NAMES and out.failure not in (None, "broken pipe"):  # (an error has said its line)
+                what = ("stdout is closed: nothing was printed" if out.failure == "closed" else
+                        f"the output could not be written to stdout ({out.failure}); it is incomplete")
+                print(f"verify: {what}; exit code {code} is the result's ({RESULT_NAMES[code]})", file=err)
+            err.flush()
+            if sys.stdout is out:
+                sys.stdout = out.inner
+            if sys.stderr is err:
+                sys.stderr = err.inner
     return code
 
 

@@ -35,6 +35,10 @@ def main(argv) -> int:
         print(f"verify: {note}", file=sys.stderr)
     with progress(None, f"hunt {claim.id}", False) as bar:
         found, tried = hunt(claim, budget, dps=dps, progress=bar.update)
+    if found is None and not tried:  # a budget too short for even one dataset: nothing was searched
+        print(f"{claim.id}: nothing was searched: the budget of {budget:g} s ended before the first "
+              "generated dataset was checked (INCONCLUSIVE; give a longer --budget)")
+        return 3
     if found is None:
         print(f"{claim.id}: no counterexample in {tried} generated datasets over {budget:g} s "
               "(evidence, not proof)")

@@ -18,13 +18,43 @@ USAGE = (
     "usage: python -m verify list [--paper P] [--json] | <claim> [--precision N] [--data F] [--json] "
     "[--report DIR] | all [--paper P] [--report DIR] [--jobs N] | svm ... | flow ... | hunt <claim> --budget S"
 )
+HELP = """\
+usage: python -m verify <verb or claim id> [options]      (each verb: python -m verify <verb> --help)
+
+verbs:
+  list [--paper P] [--json]                 every encoded claim: id, number, title, kind, aliases
+  <claim> [--data F] [--precision N]        check one claim (e.g. mmts.lemma3, or a bare lemma3) on its
+          [--json] [--report DIR]           default datasets or on a dataset file
+  all [--paper P] [--report DIR] [--jobs N] every claim; DIR/index.md links one page per claim
+  svm --data F --kind p|W|KQ|diag|v|relaxed solve and certify one attention SVM on a dataset
+  flow --data F --param p|W|KQ|diag         gradient flow to an exact norm (--until-norm) or time (--until-logt)
+  hunt <claim> --budget S                   adversarial search for a counterexample, shrunk and saved
+
+datasets: JSON {"X": n x T x d, "Y": [+-1]*n, "v": d, ...}; examples in examples/ (e.g. examples/mmts-fig1a.json)
+
+exit codes: 0 HOLDS (svm/flow: solved), 1 VIOLATED, 2 usage error, 3 INCONCLUSIVE (also: out of memory,
+  internal failure; nothing decided), 4 NOT APPLICABLE, 5 invalid input data, 130 interrupted, 143 SIGTERM
+
+docs: docs/contract.md (verbs, flags, exit codes, JSON), docs/verdicts.md (how verdicts are decided), README.md
+"""
+
+
+def version_text() -> str:
+    import platform
+
+    import verify
+
+    return f"attnverify {verify.__version__} (Python {platform.python_version()})"
 
 
 def _dispatch(argv) -> int:
     if not argv:
-        raise UsageError(f"give a verb or a claim id; {USAGE}")
-    if argv[0] in ("-h", "--help"):
-        print(USAGE)
+        raise UsageError(f"give a verb or a claim id (python -m verify --help lists them); {USAGE}")
+    if argv[0] in ("-h", "--help", "help"):
+        print(HELP, end="")
+        return 0
+    if argv[0] in ("-V", "--version", "version"):
+        print(version_text())
         return 0
     verb, rest = argv[0], argv[1:]
     if verb in VERBS:

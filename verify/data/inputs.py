@@ -9,14 +9,19 @@ file contents; UsageError, exit 2, for flags), *before* any costly conversion:
   refused at once instead of building a billion-digit integer; NaN and infinities are refused;
 - JSON: duplicate keys are an error (Python's json keeps the last one silently), nesting deeper than Python's
   recursion limit is a one-line error (it was a RecursionError traceback), NaN/Infinity constants are refused;
-- paths: an empty path is a usage error (``--data ""`` used to mean "no --data"), a directory, a
-  missing file or unreadable bytes are data errors; a file too large for memory is reported as such.
+- paths and files (``open_input``, the one way an input file is opened): an empty path is a usage
+  error (``--data ""`` used to mean "no --data"); a missing file, anything but a regular file (a
+  directory, a FIFO — reading one waited forever —, a device, a socket), a file over the size limit
+  (``MAX_INPUT_BYTES``; ``MAX_TRAJECTORY_BYTES`` for saved runs) and bytes that are not UTF-8 are
+  data errors, decided before anything is read; a file too large for memory is reported as such.
 """
 from __future__ import annotations
 
 import json
 import math
+import os
 import re
+import stat
 import sys
 from fractions import Fraction
 
@@ -159,25 +164,85 @@ def check_path_text(path, flag: str) -> str:
     return path
 
 
-def read_text(path: str, what: str = "file", flag: str = "--data") -> str:
-    """The text of an input file; every failure a one-line error (empty path: UsageError)."""
+MAX_INPUT_BYTES = 4 * 2**20  # a dataset file (--data, --init): 4 MiB, some 10⁵–10⁶ entries
+MAX_TRAJECTORY_BYTES = 256 * 2**20  # a saved trajectory (--resume): records at the run's precision
+_KINDS = ((stat.S_ISDIR, "a directory"), (stat.S_ISFIFO, "a FIFO (named pipe)"), (stat.S_ISCHR, "a character device"),
+          (stat.S_ISBLK, "a block device"), (stat.S_ISSOCK, "a socket"))
+
+
+def _size(n: int) -> str:
+    return f"{n / 2**20:.1f} MiB" if n >= 2**20 else f"{n} bytes"
+
+
+def open_input(path: str, what: str = "file", flag: str = "--data", limit: int | None = None) -> bytes:
+    """The bytes of an input file — the one way an input is opened. Refused with a one-line error
+    before anything is read: an empty path (UsageError), a missing file, anything that is not a
+    regular file (a directory, a FIFO, a device, a socket: reading one could wait forever or never
+    end), a file larger than ``limit`` (its size and the limit named). Opened without blocking, so a
+    FIFO with no writer is refused at once instead of hanging. ``limit``: MAX_INPUT_BYTES by default."""
     check_path_text(path, flag)
+    limit = MAX_INPUT_BYTES if limit is None else limit
+
+    def refuse_kind(mode: int) -> None:
+        if not stat.S_ISREG(mode):
+            kind = next((name for test, name in _KINDS if test(mode)), "not a regular file")
+            raise DataError(f"{flag} {path}: is {kind}, not a regular {what} (inputs are read from regular files only)")
+
+    try:  # what the path is, before opening it (a socket cannot even be opened)
+        refuse_kind(os.stat(path).st_mode)
+    except (FileNotFoundError, NotADirectoryError):
+        raise DataError(f"no such {what}: {path}")
+    except OSError as exc:
+        raise DataError(f"cannot read {what} {path}: {exc.strerror or exc}")
     try:
-        with open(path, encoding="utf-8-sig") as fh:  # utf-8-sig: a BOM is not part of the JSON
-            return fh.read()
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0))
     except FileNotFoundError:
         raise DataError(f"no such {what}: {path}")
     except IsADirectoryError:
-        raise DataError(f"is a directory, not a {what}: {path}")
+        raise DataError(f"{flag} {path}: is a directory, not a {what}")
+    except OSError as exc:
+        raise DataError(f"cannot read {what} {path}: {exc.strerror or exc}")
+    try:
+        info = os.fstat(fd)
+        refuse_kind(info.st_mode)  # again on what was opened (the path may have changed in between)
+        if info.st_size > limit:
+            raise DataError(f"{flag} {path}: the {what} is {_size(info.st_size)}, over the limit of {_size(limit)} "
+                            "(docs/contract.md, input limits)")
+        if hasattr(os, "O_NONBLOCK"):
+            os.set_blocking(fd, True)
+        chunks, total = [], 0
+        while True:  # at most limit + 1 bytes: a file that grows while it is read is refused too
+            chunk = os.read(fd, min(1 << 20, limit + 1 - total))
+            if not chunk:
+                break
+            chunks.append(chunk)
+            total += len(chunk)
+            if total > limit:
+                raise DataError(f"{flag} {path}: the {what} grew past the limit of {_size(limit)} while it was read")
+        return b"".join(chunks)
     except MemoryError:
         pass
-    except (OSError, UnicodeDecodeError) as exc:
-        raise DataError(f"cannot read {what} {path}: {exc}")
+    except OSError as exc:
+        raise DataError(f"cannot read {what} {path}: {exc.strerror or exc}")
+    finally:
+        os.close(fd)
     raise DataError(f"{path}: the {what} is too large for the available memory")
 
 
-def read_json(path: str, what: str = "JSON file", flag: str = "--data"):
-    text = read_text(path, what, flag)
+def read_text(path: str, what: str = "file", flag: str = "--data", limit: int | None = None) -> str:
+    """The text of an input file (``open_input``, then UTF-8; a byte-order mark is not part of it)."""
+    data = open_input(path, what, flag, limit)
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        raise DataError(f"cannot read {what} {path}: not UTF-8 text ({exc.reason} at byte {exc.start})")
+    except MemoryError:
+        pass
+    raise DataError(f"{path}: the {what} is too large for the available memory")
+
+
+def read_json(path: str, what: str = "JSON file", flag: str = "--data", limit: int | None = None):
+    text = read_text(path, what, flag, limit)
     try:
         return parse_json(text, what)
     except MemoryError:

@@ -52,7 +52,7 @@ import verify.dynamics.radau_solver as rs
 from verify.data.dataset import Dataset
 from verify.dynamics.radau import Tableau, tableau
 from verify.dynamics.radau_decoupled import decoupling, make_inverses
-from verify.errors import UsageError
+from verify.errors import Undecided, UsageError
 from verify.models.losses import get_loss
 from verify.numbers.precision import DEFAULT_GUARD, to_arb
 
@@ -554,8 +554,9 @@ def _gbs_step(f, y, H, kmax, tol):
     return None, err, kmax
 
 
-class IntegrationFailure(RuntimeError):
-    """The explicit integrator could not reach the requested time within its step budget."""
+class IntegrationFailure(Undecided):
+    """The explicit integrator could not reach the requested time within its step budget: no answer
+    (INCONCLUSIVE's exit 3 with this one line), never an "internal error"."""
 
 
 def gbs_integrate(f, y0, t_points, tol, kmax=None, h0=None, max_steps: int = 5000):
@@ -574,7 +575,9 @@ def gbs_integrate(f, y0, t_points, tol, kmax=None, h0=None, max_steps: int = 500
         tp = to_arb(Fraction(tp)) if not isinstance(tp, arb) else tp
         while t < tp:
             if steps + rejected > max_steps:
-                raise IntegrationFailure(f"GBS: {steps} steps did not reach t = {tp.str(5, radius=False)}")
+                raise IntegrationFailure(f"the explicit (GBS) integrator did not reach t = {tp.str(5, radius=False)} "
+                                         f"within its budget of {max_steps} steps ({steps} accepted, {rejected} "
+                                         "rejected): no answer; the data's magnitudes may make the field too stiff")
             fy = f(y)
             fmax = max((abs(x) for x in fy), key=lambda z: z.mid())
             if fmax > 0:

@@ -35,7 +35,7 @@ from verify.dynamics.radau import tableau
 from verify.dynamics.trajectory import Trajectory
 from verify.errors import DataError, Undecided, UsageError
 from verify.models.attention import Stationary, norm2
-from verify.numbers.precision import working_precision
+from verify.numbers.precision import to_decimal_string, working_precision
 
 
 def default_stages(dps: int) -> int:
@@ -194,6 +194,9 @@ def gradient_flow(source, param: str = "p", *, until_norm=None, until_logt=None,
     with working_precision(dps) as prec, threadpool_limits(limits=1, user_api="blas"):
         if resume is not None:
             meta = resume.meta
+            if meta.get("method") != "flow":
+                raise DataError(f"the saved run is a {meta.get('method')} trajectory, not a gradient flow; "
+                                "flow --resume continues flow runs only")
             if isinstance(source, Parameterization):
                 source = source.data
             source = resume.bind(source)  # the saved dataset; another one is refused (fingerprints)
@@ -215,6 +218,7 @@ def gradient_flow(source, param: str = "p", *, until_norm=None, until_logt=None,
             u, s_arc, h = traj.state_at("u"), traj.state_at("s"), traj.state_at("h")
             traj.raw_state = None  # consumed: from here on the state lives in traj.state
             sysm = ArcLength(par, arb(traj.meta["log_t0"]))
+            _check_saved_state(traj, par, psi, u, s_arc, sysm.l0, prec.dps)
             sysm.gradients, sysm.hessians = traj.gradient_evaluations, traj.hessian_evaluations
             steps = traj.steps
             obs = Observer(par, prec.dps, svm, [arb(x) for x in traj.meta["psi0"]])
@@ -247,6 +251,10 @@ def gradient_flow(source, param: str = "p", *, until_norm=None, until_logt=None,
                        max_steps, progress, record, prec, on_step)
         except KeyboardInterrupt as exc:  # keep the partial run for --save / resume
             traj.status = "interrupted"
+            saved_s = traj.state.get("s")  # a record taken after the last saved state is dropped: the
+            while (len(traj.records) > 1 and isinstance(saved_s, arb)  # file's state and records must agree
+                   and traj.records[-1].s.mid() > saved_s.mid()):
+                traj.records.pop()
             traj.seconds += time.perf_counter() - t0
             exc.trajectory = traj
             raise
@@ -265,6 +273,44 @@ def gradient_flow(source, param: str = "p", *, until_norm=None, until_logt=None,
                               f"{max(drifts).mid().str(3, radius=False)} (beyond the working precision)")
         traj.seconds += time.perf_counter() - t0
     return traj
+
+
+def _check_saved_state(traj, par, psi, u, s_arc, l0, dps: int) -> None:
+    """A resumed run continues from the saved state only if the state agrees with the file's own
+    records: the last record was taken at the state (its arc length, norm and ln t), the first at
+    ``meta.psi0`` (norm, arc length 0). A state edited by hand (its records not) is refused (DataError,
+    exit 5) instead of continuing from it as if it were on the saved flow."""
+    if not traj.records:
+        raise DataError("records: empty (a saved flow has at least its starting point)")
+    digits = min(dps, int(traj.meta["precision"])) - 3  # records are printed to the saved precision
+
+    def differ(a, b) -> bool:
+        if a is None or b is None:
+            return (a is None) != (b is None)
+        if not (a.is_finite() and b.is_finite()):
+            return to_decimal_string(a, 3) != to_decimal_string(b, 3)
+        return bool(abs(arb(a.mid()) - arb(b.mid())) > arb(10) ** (-digits) * max(arb(1), abs(arb(b.mid()))))
+
+    last, first = traj.records[-1], traj.records[0]
+    stationary = traj.status == "stationary" or not u.is_finite()
+    checks = [("the norm of state.psi", par.norm(psi), "records[-1].norm", last.norm),
+              ("the norm of meta.psi0", par.norm([rs.mid(arb(x)) for x in traj.meta["psi0"]]),
+               "records[0].norm", first.norm), ("0 (the start)", arb(0), "records[0].s", first.s)]
+    if not stationary:  # (a stationary point polished by Newton's method lies off the integrated arc)
+        checks.append(("state.s", s_arc, "records[-1].s", last.s))
+        if last.log_t is not None:
+            checks.append(("ln t of state.u", log_t_of(u, l0), "records[-1].log_t", last.log_t))
+    th = par.theta(psi)
+    nt = norm2(th)
+    if nt > 0 and len(last.direction) == len(th):
+        checks += [(f"component {k} of the direction of state.psi", x / nt, f"records[-1].direction[{k}]", r)
+                   for k, (x, r) in enumerate(zip(th, last.direction))]
+    where = f"{traj.path}: " if getattr(traj, "path", None) else ""
+    for name, value, rec_name, rec in checks:
+        if differ(value, rec):
+            show = lambda x: "none" if x is None else to_decimal_string(x, 12)  # noqa: E731
+            raise DataError(f"{where}the saved state disagrees with the file's own records: {name} is {show(value)}, "
+                            f"{rec_name} is {show(rec)} (the file was edited?); refusing to continue from it")
 
 
 def flow_through_norms(source, param: str, norms, *, init=None, **kw):
@@ -421,11 +467,11 @@ def _integrate(traj, sysm, obs, psi, u, s_arc, steps, h, s_st, tol, target_n, ta
         if record:
             traj.records.append(obs.record(y[:D], s_arc, sysm.log_t(y[D]), None, norm=norm1))
             traj.records[-1].evaluations, traj.records[-1].hessians = sysm.gradients, sysm.hessians
-        if progress:
-            progress(norm1, sysm.log_t(y[D]))
         h_old, h = h, rs.mid(h * arb(fac))
         Zpred = rs.predict(tab, res.Z, h_old, tab, h)
-        _save_state(traj, y, D, s_arc, steps, h, sysm, rejected)
+        _save_state(traj, y, D, s_arc, steps, h, sysm, rejected)  # before the progress call, which may stop the run
+        if progress:
+            progress(norm1, sysm.log_t(y[D]))
 
 
 def _stalled(traj, sysm, obs, y, s_arc, prec):
@@ -521,7 +567,10 @@ def _locate(stepper, y0, h, Z, scale, target_n, target_l, ev_h):
     hi, fhi = arb(1), ev_h
     th = arb(1)
     for _ in range(60):  # regula falsi on the collocation polynomial
-        th = rs.mid(lo - flo * (hi - lo) / (fhi - flo))
+        if flo.is_finite():
+            th = rs.mid(lo - flo * (hi - lo) / (fhi - flo))
+        else:  # ln t = −∞ at the start of the flow (t = 0): bisect until the bracket has a finite end
+            th = rs.mid((lo + hi) / 2)
         fth = ev(rs.interpolate(tab, Z, y0, th))
         if abs(fth) < tol:
             break
@@ -530,19 +579,36 @@ def _locate(stepper, y0, h, Z, scale, target_n, target_l, ev_h):
         else:
             lo, flo = th, fth
     pts = [(arb(1), ev_h)]
-    y_best = None
+    best = None  # (|event|, y1, step, Z) of the best full step so far
     for _ in range(20):  # secant on full Radau steps of length θh
         hs = rs.mid(h * th)
-        res, _Js = stepper.main(y0, hs, rs.restage(tab, Z, tab, th), scale)
+        try:
+            res, _Js = stepper.main(y0, hs, rs.restage(tab, Z, tab, th), scale)
+        except (Stationary, ValueError, ZeroDivisionError, OverflowError):  # a trial point far off: not the
+            res = None  # trajectory's stationarity; the best step so far (or the dense output) stands
+        if res is None or not res.converged:
+            break
         y1 = [y0[j] + res.Z[tab.s - 1, j] for j in range(D + 1)]
         f1 = ev(y1)
-        y_best = (y1, hs, res.Z)
+        if not f1.is_finite():
+            break
+        if best is None or abs(f1.mid()) < best[0]:
+            best = (abs(f1.mid()), y1, hs, res.Z)
         if abs(f1) <= tol * 10:
             break
         th0, f0 = pts[-1]
         pts.append((th, f1))
-        th = rs.mid(th - f1 * (th - th0) / (f1 - f0))
-    return [rs.mid(x) for x in y_best[0]], y_best[1], y_best[2]
+        if not abs(f1 - f0) > 0:  # the event function is flat to its precision here: no better θ to find
+            break
+        nxt = rs.mid(th - f1 * (th - th0) / (f1 - f0))
+        # a secant step that leaves the step or no longer moves θ: the event is located as well as the
+        # event function can tell (ln t near t = 0 is known to the precision of u = ln(t + t₀) only)
+        if not (nxt.is_finite() and 0 < nxt <= 2) or abs(nxt - th) <= tol * th:
+            break
+        th = nxt
+    if best is None:  # no full step converged: the collocation polynomial at θ (same order as the step)
+        return [rs.mid(x) for x in rs.interpolate(tab, Z, y0, th)], rs.mid(h * th), rs.restage(tab, Z, tab, th)
+    return [rs.mid(x) for x in best[1]], best[2], best[3]
 
 
 def _save_state(traj, y, D, s_arc, steps, h, sysm, rejected=0):

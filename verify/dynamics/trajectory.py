@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from flint import arb
 
 from verify.data.dataset import Dataset, write_atomic
-from verify.data.inputs import parse_decimal_text, read_json
+from verify.data.inputs import MAX_TRAJECTORY_BYTES, parse_decimal_text, read_json
 from verify.errors import DataError
 from verify.numbers.fits import line_fit
 from verify.numbers.fits import tail as last_part
@@ -210,11 +210,13 @@ class Trajectory:
     @classmethod
     def load(cls, path: str) -> "Trajectory":
         """Read and validate a saved trajectory; every failure is a one-line DataError (exit 5)."""
-        obj = read_json(path, "trajectory file", "--resume")
+        obj = read_json(path, "trajectory file", "--resume", MAX_TRAJECTORY_BYTES)
         try:
-            return cls.from_json(obj)
+            traj = cls.from_json(obj)
         except DataError as exc:
             raise DataError(f"{path}: {exc}")
+        traj.path = path  # named in later errors about the file (flow's check of the state against the records)
+        return traj
 
     def state_at(self, key: str):
         """A state value parsed at the *current* working precision (call inside it): the saved

@@ -48,7 +48,8 @@ from flint import arb
 
 from verify.errors import UsageError
 from verify.models.attention import dot, norm2
-from verify.numbers.precision import to_arb
+from verify.numbers.exact import float_or_none, rational_above
+from verify.numbers.precision import g_format, to_arb
 
 ENUMERATION_LIMIT = 729  # T^n selections enumerated when α must be chosen automatically
 
@@ -113,7 +114,7 @@ def _short(x: Fraction) -> str:
     x = Fraction(x)
     if x.denominator == 1 or len(str(x)) <= 12:
         return str(x)
-    return f"{float(x):.6g}"
+    return g_format(x, 6)  # exact beyond float64 too (float(x) overflows past 1e308)
 
 
 def _key(data, alpha):
@@ -531,7 +532,13 @@ def radius_scale(norm_sq: Fraction) -> Fraction:
     """σ ≈ ‖p^mm‖ rounded up to two significant digits: the rational unit of the radius ladders."""
     import math
 
-    x = math.sqrt(float(norm_sq))
+    f = float_or_none(norm_sq)
+    if f is None or not 1e-300 < f < 1e300:  # beyond float64: the same rounding, exactly
+        q = Fraction(norm_sq)
+        rn, rd = math.isqrt(q.numerator), math.isqrt(q.denominator)
+        exact = Fraction(rn, rd) if rn * rn == q.numerator and rd * rd == q.denominator else None
+        return rational_above(exact if exact is not None else to_arb(q).sqrt(), 2)
+    x = math.sqrt(f)
     e = math.floor(math.log10(x)) - 1
     return Fraction(math.ceil(x / 10**e - 1e-12)) * Fraction(10) ** e
 

@@ -45,7 +45,7 @@ from verify.geometry.probes import scaled
 from verify.models.attention import LinearLogitModel, dot, features
 from verify.models.losses import get_loss
 from verify.numbers.linalg import spectral_norm
-from verify.numbers.precision import to_arb
+from verify.numbers.precision import g_format, to_arb
 
 SVM_KIND = {"p": "p", "W": "W"}
 #: ‖θ‖_∞ of the probe points (0 and 0.1 … 1000: from uniform attention to 1 − s ≈ e^{−1000}).
@@ -74,7 +74,7 @@ def assumption_b(data: Dataset) -> AssumptionB:
         if len(rest) != 1:
             vals = sorted(rest)
             spread = vals[-1] - vals[0]
-            bad.append(f"sequence {i}: non-optimal scores differ (spread {float(spread):.3g}: {', '.join(str(x) for x in vals[:4])}{'…' if len(vals) > 4 else ''})")
+            bad.append(f"sequence {i}: non-optimal scores differ (spread {g_format(spread, 3)}: {', '.join(str(x) for x in vals[:4])}{'…' if len(vals) > 4 else ''})")
             continue
         gaps.append(g[o[0]] - rest.pop())
     if bad:

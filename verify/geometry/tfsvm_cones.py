@@ -31,6 +31,7 @@ from flint import arb
 from verify.geometry.cones import ENUMERATION_LIMIT
 from verify.geometry.stationarity import PairTable
 from verify.models.attention import LinearLogitModel, dot, features
+from verify.numbers.exact import float_or_none, rational_above
 from verify.numbers.precision import to_arb
 from verify.svm.geometry import locally_optimal_selections
 
@@ -178,10 +179,14 @@ def cone_directions(rows, q, mu, theta: arb, probes, shrink=SHRINK):
     """[(label, exact direction)] in S_μ: W^mm, and W^mm + tU on the boundary of S_μ along each probe U
     (largest t ≤ 10⁴ by float bisection, shrunk by ``shrink`` toward W^mm; kept only if certified in S_μ)."""
     out = [("W^mm", tuple(q))]
-    qf = [float(x) for x in q]
-    mf, th = float(Fraction(mu)), float(theta.mid())
+    qf = [float_or_none(x) if x else 0.0 for x in q]
+    mf, th = float_or_none(Fraction(mu)), float_or_none(theta.mid())
+    if None in qf or mf is None or th is None or any(float_or_none(a) is None for r in rows for a in r if a):
+        return out  # the float bisection cannot see data beyond float64: W^mm only (each probe is listed)
     for label, U in probes:
-        Uf = [float(x) for x in U]
+        Uf = [float_or_none(x) if x else 0.0 for x in U]
+        if None in Uf:
+            continue
         if _float_slack(rows, [a + 1e4 * b for a, b in zip(qf, Uf)], mf, th) >= 0:
             t = Fraction(10**4)
         else:
@@ -202,9 +207,13 @@ def at_norm(direction, R: arb) -> tuple:
     """c·direction with c rational and ‖c·direction‖_F ≥ R certified (c rounded up to 10 significant digits)."""
     d = [Fraction(x) for x in direction]
     nrm = sqrt_ball(_fdot(d, d))
-    c = float((R / nrm).upper()) * (1 + 1e-9)
-    e = math.floor(math.log10(c)) - 9
-    c = Fraction(math.ceil(c / 10.0 ** e)) * Fraction(10) ** e
+    cf = float_or_none((R / nrm).upper())
+    if cf is not None and 1e-300 < cf < 1e300:
+        c = cf * (1 + 1e-9)
+        e = math.floor(math.log10(c)) - 9
+        c = Fraction(math.ceil(c / 10.0 ** e)) * Fraction(10) ** e
+    else:  # beyond float64: the same rounding up to 10 significant digits, exactly
+        c = rational_above(R / nrm, 10)
     while not to_arb(c) * nrm >= R:
         c *= Fraction(11, 10)
     return tuple(c * x for x in d)

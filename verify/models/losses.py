@@ -157,14 +157,16 @@ def get_loss(name: str | Loss) -> Loss:
         raise UsageError(f"unknown loss {name!r}; choose one of {', '.join(LOSSES)}")
 
 
-def certify_assumption_a(loss: str | Loss, B, max_depth: int = 40):
+def certify_assumption_a(loss: str | Loss, B, max_depth: int = 40, max_balls: int = 4000):
     """Assumption A of mmts for ``loss`` on [−B, B], decided by interval evaluation:
     (met, detail, M₀, M₁) with met True when ℓ' < 0 is certified on [−B, B] and the loss's declared
     constants bound it there (|ℓ''| ≤ M₀, |ℓ'| ≤ M₁, certified on the same covering); False when
     ℓ' ≥ 0 somewhere (certain) or a constant is certainly exceeded; None when undecided.
 
     ℓ', ℓ'' are evaluated on balls covering [−B, B], bisected adaptively (one wide ball
-    overestimates, e.g. e^{[−1000, 1000]})."""
+    overestimates, e.g. e^{[−1000, 1000]}). At most ``max_balls`` balls are evaluated: where the
+    bisection would need more (B ≈ 10³⁰⁰: ℓ' stays undecided on every ball wider than 1, and the tree
+    has 2^max_depth leaves) the answer is None (undecided) at once instead of a run that never ends."""
     ell = get_loss(loss)
     Ba = B if isinstance(B, arb) else arb(B)
     M0, M1 = ell.constants(Ba)
@@ -174,9 +176,13 @@ def certify_assumption_a(loss: str | Loss, B, max_depth: int = 40):
         d1 = ell.d1(end)
         if d1.is_finite() and d1 >= 0:
             return False, f"{ell.name}: ℓ'({end.mid().str(6, radius=False)}) ≥ 0 at an end of [−B, B]: not strictly decreasing", M0, M1
-    stack, undecided = [(lo, hi, 0)], None
+    stack, undecided, balls = [(lo, hi, 0)], None, 0
     while stack:
         a, b, depth = stack.pop()
+        balls += 1
+        if balls > max_balls:
+            undecided = f"{_iv(a, b)} (stopped after {max_balls} balls)"
+            break
         ball = (a + b) / 2 + arb(0, ((b - a) / 2).upper()) if b != a else a
         d1 = ell.d1(ball)
         d2 = None if proven else ell.d2(ball)

@@ -6,6 +6,7 @@ consistency or a rank decided here is a certificate.
 """
 from __future__ import annotations
 
+import math
 from fractions import Fraction
 
 from flint import arb, fmpq, fmpq_mat
@@ -48,15 +49,44 @@ def min_norm_solution(A_rows, b):
     return [to_fraction(x[j, 0]) for j in range(cols)]
 
 
+def ball_upper(x) -> Fraction:
+    """The upper end of a ball (or a Fraction itself), exactly, at any magnitude (never via float64)."""
+    if not isinstance(x, arb):
+        return Fraction(x)
+    man, exp = arb(x.upper()).mid().man_exp()
+    return Fraction(int(man)) * Fraction(2) ** int(exp)
+
+
+def rational_above(x, digits: int = 2) -> Fraction:
+    """The smallest decimal with ``digits`` significant digits that is ≥ x > 0 (a Fraction, or the upper
+    end of a ball), exact at any magnitude: where a float64 path (float(x), math.log10) overflows
+    beyond 10^±308."""
+    f = ball_upper(x)
+    if not f > 0:
+        raise ValueError(f"rational_above needs x > 0, got {f}")
+    from verify.numbers.precision import decimal_exponent
+
+    q = Fraction(10) ** (decimal_exponent(f) - (digits - 1))
+    return -((-f) // q) * q
+
+
+def float_or_none(x) -> float | None:
+    """x as a float64 when it is a finite, nonzero-preserving one, else None (beyond the float range: the
+    caller takes its exact path)."""
+    try:
+        f = float(x)
+    except (OverflowError, ValueError):
+        return None
+    if not math.isfinite(f) or (f == 0 and x != 0):
+        return None
+    return f
+
+
 def rational_below(x, digits: int = 3) -> Fraction:
     """A rational with ``digits`` significant digits, ≤ the lower end of the ball x > 0, and the same
     at every working precision (so two runs at two precisions take equal steps)."""
     f = Fraction(arb(x.lower()).mid().str(digits + 10, radius=False)) * (1 - Fraction(1, 10**9))
-    if f >= 1:
-        q = Fraction(10) ** (len(str(int(f))) - digits)
-    else:
-        e = 0  # floor(log10 f)
-        while f * Fraction(10) ** (-e) < 1:
-            e -= 1
-        q = Fraction(1, 10 ** (digits - 1 - e))
+    from verify.numbers.precision import decimal_exponent
+
+    q = Fraction(10) ** (decimal_exponent(f) - (digits - 1))  # (was a loop of one power of ten a step)
     return (f // q) * q

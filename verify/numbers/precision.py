@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 import flint
+import gmpy2
 import mpmath
 from flint import arb, fmpq
 
@@ -113,12 +114,20 @@ def certified_digits(x: arb, cap: int | None = None) -> int:
         return cap
     if x.is_exact():
         return cap
+    if not x.is_finite():  # NaN or an infinite radius: no digit is certain (never float(NaN))
+        return 0
     rad = x.rad()
     mid = abs(x.mid())
     if mid == 0 or rad >= mid:
         return 0
-    digits = math.floor(float((mid / rad).log_base(10)))
-    return max(0, min(cap, digits))
+    return max(0, min(cap, _floor_log10(mid / rad)))
+
+
+def _floor_log10(ratio: arb) -> int:
+    """⌊log10 ratio⌋ for a finite ratio > 1 of any magnitude (arb exponents are unbounded; the float
+    of a log10 is then at most ~10¹⁸ and exact enough to floor)."""
+    value = ratio.log_base(10)
+    return math.floor(float(value.mid())) if value.is_finite() else 0
 
 
 def agreement_digits(a: arb, b: arb, cap: int) -> int:
@@ -130,10 +139,12 @@ def agreement_digits(a: arb, b: arb, cap: int) -> int:
         return cap
     if scale == 0:
         return 0
+    if not (diff.is_finite() and scale.is_finite()):
+        return 0
     ratio = scale / diff
     if ratio <= 1:
         return 0
-    return max(0, min(cap, math.floor(float(ratio.log_base(10)))))
+    return max(0, min(cap, _floor_log10(ratio)))
 
 
 def certainly(cmp: bool) -> bool:
@@ -141,10 +152,63 @@ def certainly(cmp: bool) -> bool:
     return bool(cmp)
 
 
+EXACT_TEXT_DIGITS = 10**6  # ints of up to this many digits may be printed (messages show exact values)
+
+
+def allow_exact_text() -> None:
+    """Lift Python's 4300-digit limit on int↔str conversion (sys.set_int_max_str_digits) to
+    ``EXACT_TEXT_DIGITS`` for this process. The limit guards int(str) against untrusted text; here
+    every text that becomes a number passes ``verify.data.inputs`` first, which bounds it (10000
+    digits, exponents of 10⁴), while exact values computed from valid data legitimately exceed 4300
+    digits (1e-5000 has a 5001-digit denominator) and are shown in messages and reports (str of a
+    Fraction failed: "internal error (… 4300 digits …)"). The formatters of this module
+    (``int_text``, ``decimal_exponent``) need no lifted limit. Called when ``verify`` is imported."""
+    if hasattr(sys, "get_int_max_str_digits") and 0 < sys.get_int_max_str_digits() < EXACT_TEXT_DIGITS:
+        sys.set_int_max_str_digits(EXACT_TEXT_DIGITS)
+
+
+def int_text(n: int) -> str:
+    """The decimal digits of an int of any length: ``str(n)`` fails beyond Python's 4300-digit limit
+    (sys.set_int_max_str_digits), which exact values reach (1e-5000 squared has a 10001-digit
+    denominator); gmpy2 converts in quasi-linear time."""
+    return str(n) if -10**300 < n < 10**300 else str(gmpy2.mpz(n))
+
+
+def decimal_exponent(x) -> int:
+    """The exact e with 10^e ≤ |x| < 10^(e+1) of a nonzero rational, from bit lengths and one or two
+    integer comparisons — never from the length of a decimal string."""
+    x = Fraction(x)
+    num, den = abs(x.numerator), x.denominator
+    if num == 0:
+        raise ValueError("decimal_exponent(0)")
+    e = math.floor((num.bit_length() - den.bit_length()) * math.log10(2))  # within 1 of the answer
+
+    def at_least(k: int) -> bool:  # |x| ≥ 10^k
+        return num >= den * 10**k if k >= 0 else num * 10**-k >= den
+
+    while not at_least(e):
+        e -= 1
+    while at_least(e + 1):
+        e += 1
+    return e
+
+
+def g_format(x, digits: int = 3) -> str:
+    """``f"{float(x):.{digits}g}"`` for a message — and, where x is beyond float64 (float() overflows past
+    1e308, or a nonzero x underflows to 0), the same significant digits exactly (``to_decimal_string``)."""
+    try:
+        f = float(x)
+    except (OverflowError, ValueError):
+        f = None
+    if f is not None and math.isfinite(f) and (f != 0 or x == 0):
+        return f"{f:.{digits}g}"
+    return to_decimal_string(Fraction(x) if not isinstance(x, arb) else x, digits)
+
+
 def to_decimal_string(x, digits: int) -> str:
     """A decimal string with ``digits`` significant digits (exact values print exactly when short)."""
     if isinstance(x, int):
-        return str(x)
+        return int_text(x)
     if isinstance(x, Fraction):  # exact: round once (half to even, exactly), then print that decimal
         old = flint.ctx.prec
         flint.ctx.dps = digits + 10
@@ -169,9 +233,7 @@ def _round_significant(x: Fraction, digits: int) -> Fraction:
     if x == 0:
         return x
     ax = abs(x)
-    e = len(str(ax.numerator)) - len(str(ax.denominator))  # 10^(e-1) < |x| < 10^(e+1)
-    if Fraction(10) ** e > ax:
-        e -= 1
+    e = decimal_exponent(ax)
     scale = Fraction(10) ** (digits - 1 - e)
     q, r = divmod(ax.numerator * scale.numerator, ax.denominator * scale.denominator)
     twice, den = 2 * r, ax.denominator * scale.denominator

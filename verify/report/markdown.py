@@ -5,7 +5,7 @@ import json
 import os
 import re
 
-from verify.data.outputs import check_folder, write_atomic
+from verify.data.outputs import check_folder, lock_folder, write_atomic
 from verify.errors import DestinationError
 from verify.report.figures import render_figure
 
@@ -124,9 +124,12 @@ def slug(claim_id: str) -> str:
 
 
 def prepare_report_folder(folder: str, flag: str = "--report") -> str:
-    """Check (and create) a report folder and its figures/ before any work: one-line DestinationError
-    (exit 2) for a read-only place, a file where a folder is needed, ``figures`` being a file."""
-    return check_folder(folder, flag, ("figures",))
+    """Check (and create) a report folder and its figures/ before any work, and take its writer lock:
+    one-line DestinationError (exit 2) for a read-only place, a file where a folder is needed,
+    ``figures`` being a file, a dangling symbolic link, another run writing into the same folder."""
+    check_folder(folder, flag, ("figures",))
+    lock_folder(folder, flag)
+    return folder
 
 
 def write_claim_report(v, folder: str, reproduce: str | None = None) -> str:

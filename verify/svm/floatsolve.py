@@ -2,7 +2,8 @@
 
 Only a *guess*: the exact/polish stages decide everything. Rows are rescaled by one power of two
 so that data with entries near 10^±30 still gives the float solver numbers near 1
-(``A x ≥ b`` ⇔ ``(A/s)(s x) ≥ b``).
+(``A x ≥ b`` ⇔ ``(A/s)(s x) ≥ b``). Data or an answer that float64 cannot hold even so (entries
+near 10^±300 and beyond) gives no guess (status "unknown"), never an OverflowError.
 """
 from __future__ import annotations
 
@@ -21,6 +22,10 @@ class FloatSolution:
     x: np.ndarray | None        # flat solution (row-major for W), in the problem's own scale
     duals: np.ndarray | None    # multipliers of the rows (≥ 0), in the problem's own scale
     seconds: float = 0.0
+    note: str | None = None     # why there is no guess, when it is not the solvers' failure
+
+
+BEYOND_FLOAT = "the data's magnitudes (or the answer's) are beyond float64, which the first guess needs"
 
 
 def _log2abs(q: Fraction) -> int:
@@ -28,17 +33,26 @@ def _log2abs(q: Fraction) -> int:
     return abs(q.numerator).bit_length() - q.denominator.bit_length()
 
 
+def _float(q: Fraction) -> float:
+    """q as a float64, saturating: ±inf beyond the float range, 0 below it (never OverflowError)."""
+    try:
+        return float(q)
+    except OverflowError:
+        return float("inf") if q > 0 else float("-inf")
+
+
 def float_data(problem):
-    """(A, b, s): float rows A = rows/s, b, with s = 2^k near the largest |entry|."""
+    """(A, b, k): float rows A = rows/2^k, b, with 2^k near the largest |entry|. Entries beyond the
+    float range after the scaling saturate (the caller checks that A and b are finite)."""
     ent = [_log2abs(a) for r in problem.rows for a in r if a]
     k = int(round(max(ent))) if ent else 0
-    s = Fraction(2) ** k
     if ent and max(ent) < 1000 and min(ent) > -1000:   # float(a) is then exact enough, no overflow
         A = np.array([[float(a) for a in r] for r in problem.rows], dtype=float) * 2.0 ** (-k)
     else:
-        A = np.array([[float(a / s) for a in r] for r in problem.rows], dtype=float)
-    b = np.array([float(v) for v in problem.rhs], dtype=float)
-    return A, b, s
+        s = Fraction(2) ** k
+        A = np.array([[_float(a / s) for a in r] for r in problem.rows], dtype=float)
+    b = np.array([_float(v) for v in problem.rhs], dtype=float)
+    return A, b, k
 
 
 def solve_float(problem, norm: str | None = None) -> FloatSolution:
@@ -48,7 +62,9 @@ def solve_float(problem, norm: str | None = None) -> FloatSolution:
 
     norm = norm or problem.norm
     t0 = time.perf_counter()
-    A, b, s = float_data(problem)
+    A, b, k = float_data(problem)
+    if not (np.isfinite(A).all() and np.isfinite(b).all()):  # magnitudes float64 cannot hold: no guess
+        return FloatSolution("unknown", None, None, time.perf_counter() - t0, BEYOND_FLOAT)
     n = A.shape[1]
     if norm == "nuc":
         d = problem.shape[0]
@@ -79,10 +95,13 @@ def solve_float(problem, norm: str | None = None) -> FloatSolution:
             break
     if status != "optimal":
         return FloatSolution(status, None, None, time.perf_counter() - t0)
-    xs = np.asarray(x.value, dtype=float).ravel() / float(s)
-    duals = np.asarray(con.dual_value, dtype=float).ravel()
-    if norm in ("l2", "fro"):
-        duals = duals / 2.0 / float(s) ** 2   # sum_squares = 2·(½‖x‖²); undo row scaling
-    else:
-        duals = duals / float(s)
+    with np.errstate(over="ignore", under="ignore", invalid="ignore"):  # scaled back by 2^−k: may leave the range
+        xs = np.ldexp(np.asarray(x.value, dtype=float).ravel(), -k)
+        duals = np.asarray(con.dual_value, dtype=float).ravel()
+        if norm in ("l2", "fro"):
+            duals = np.ldexp(duals / 2.0, -2 * k)   # sum_squares = 2·(½‖x‖²); undo row scaling
+        else:
+            duals = np.ldexp(duals, -k)
+    if not (np.isfinite(xs).all() and np.isfinite(duals).all()):  # the answer is beyond float64: no guess
+        return FloatSolution("unknown", None, None, time.perf_counter() - t0, BEYOND_FLOAT)
     return FloatSolution("optimal", xs, duals, time.perf_counter() - t0)

@@ -23,6 +23,7 @@ bound, labelled as heuristic; it is the optimum when it meets the lower bound).
 from __future__ import annotations
 
 import dataclasses
+from fractions import Fraction
 
 import numpy as np
 import scipy.linalg
@@ -124,10 +125,11 @@ def polish_nuclear(problem, x0: np.ndarray, lam0: np.ndarray, max_iter: int = 40
     first structure guess does not converge. Call inside ``working_precision``. Returns
     ``{W: flat arb list, lam: arb list (all rows), rank, active, converged, iterations, residual}``."""
     from verify.svm.floatsolve import float_data
-    _, _, s = float_data(problem)
-    if s != 1:   # polish the row-scaled problem (A/s)(sW) ≥ b: numbers near 1, then scale back
+    _, _, k = float_data(problem)
+    if k != 0:   # polish the row-scaled problem (A/s)(sW) ≥ b, s = 2^k: numbers near 1, then scale back
+        s = Fraction(2) ** k
         scaled = dataclasses.replace(problem, rows=tuple(tuple(a / s for a in r) for r in problem.rows))
-        out = polish_nuclear(scaled, x0 * float(s), lam0 * float(s), max_iter)
+        out = polish_nuclear(scaled, np.ldexp(x0, k), np.ldexp(lam0, k), max_iter)
         sa = to_arb(s)
         out["W"] = [w / sa for w in out["W"]]
         out["lam"] = [v / sa for v in out["lam"]]

@@ -6,7 +6,7 @@ from fractions import Fraction
 import mpmath
 from flint import arb, arb_mat, fmpq, fmpz
 
-from verify.numbers.precision import to_decimal_string
+from verify.numbers.precision import decimal_exponent, int_text, to_decimal_string
 
 
 def _mpf_man_exp(x) -> tuple[int, int]:
@@ -103,24 +103,18 @@ def fraction_to_decimal(x: Fraction, digits: int) -> str:
         return "0"
     sign = "-" if x < 0 else ""
     x = abs(x)
-    num, den = x.numerator, x.denominator
-    # exponent e with 10^e <= x < 10^(e+1)
-    e = len(str(num)) - len(str(den))
-    if Fraction(10) ** e > x:
-        e -= 1
-    elif Fraction(10) ** (e + 1) <= x:
-        e += 1
+    e = decimal_exponent(x)  # 10^e <= x < 10^(e+1), exactly (no decimal string of a huge integer)
     shift = digits - 1 - e
     scaled = x * Fraction(10) ** shift
     q, r = divmod(scaled.numerator, scaled.denominator)
     twice = 2 * r
     if twice > scaled.denominator or (twice == scaled.denominator and q % 2 == 1):
         q += 1
-    if len(str(q)) > digits:       # rounding carried into a new digit (9.99 → 10.0)
+    if q >= 10**digits:       # rounding carried into a new digit (9.99 → 10.0)
         e += 1
         shift -= 1
         q //= 10
-    mant = str(q)
+    mant = int_text(q)
     # strip trailing zeros
     stripped = mant.rstrip("0") or "0"
     k = len(stripped)
@@ -143,7 +137,7 @@ def fmt(x, digits: int) -> str:
     if isinstance(x, fmpq):
         x = Fraction(int(x.p), int(x.q))
     if isinstance(x, int) and not isinstance(x, bool):
-        return str(x)
+        return int_text(x)
     if isinstance(x, Fraction):
         return fraction_to_decimal(x, digits)
     return to_decimal_string(x, digits)

@@ -123,7 +123,7 @@ def _solve_nuclear(problem, fs, dps, check_unique) -> SVMResult:
             return _infeasible(problem, far, dps)
         return SVMResult(problem.kind, "unknown", problem.select, None, None, [], None, 0, False,
                          None, None, problem, dps,
-                         notes=["the float SDP solvers failed on a feasible problem; no certified value"])
+                         notes=[f"{fs.note or 'the float SDP solvers failed on a feasible problem'}; no certified value"])
     pol = polish_nuclear(problem, fs.x, fs.duals)
     if not pol["converged"]:
         notes.append(f"Newton polish did not reach the working precision (rank {pol['rank']}, "

@@ -1,0 +1,14 @@
+"""Regenerate examples/ (the papers' small datasets as exact JSON) from verify/data/{mmts,tfsvm,irgf}.py.
+
+    python dev/make_examples.py [FOLDER]      # default: examples/ next to this folder
+"""
+import os
+import sys
+
+from verify.data.examples import write_examples
+
+if __name__ == "__main__":
+    folder = sys.argv[1] if len(sys.argv) > 1 else os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))),
+                                                                "examples")
+    for path in write_examples(folder):
+        print(path)
