@@ -176,7 +176,8 @@ def trap_certificate(red: T2Reduction, W0, eta_max: arb, q, loss="logistic", dro
             break
     else:
         last = cert.tried[-1] if cert.tried else None
-        cert.proven = False if (last and all(not (cc > 0) or (t is not None and t >= to_arb(d))
+        # False only when every drop certainly fails (c ≤ 0 or total ≥ δ, certain); an undecided c or total: None
+        cert.proven = False if (last and all(cc <= 0 or (t is not None and t >= to_arb(d))
                                              for d, cc, t in cert.tried)) else None
         return cert
     qq = _dot(q, q)
