@@ -32,7 +32,7 @@ def registry(*claims):
 
 # ----- Claim ----------------------------------------------------------------------------------------
 def test_constants():
-    assert KINDS == ("identity", "inequality", "existential", "asymptotic")
+    assert KINDS == ("identity", "inequality", "existential", "asymptotic", "empirical")
     assert PAPERS == ("mmts", "tfsvm", "irgf") and PRIMARY_PAPER == "mmts"
 
 

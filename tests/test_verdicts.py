@@ -272,3 +272,36 @@ def test_combining_datasets_leaves_the_checks_objects_alone():
     claim = _claim(lambda d, p: Outcome(evidence=[shared]))
     run_claim(claim, [DATA.with_name("a"), DATA.with_name("b")], dps=20)
     assert shared.quantity == "shared item"
+
+
+# ----- kind "empirical": never certified, HOLDS only over a stated trial protocol ------------------
+def _empirical(check):
+    return Claim(id="tfsvm.test-empirical", paper="tfsvm", number="Test", title="t", kind="empirical",
+                 statement="s", check=check, default_datasets=lambda seed=0: [], recompute=False)
+
+
+def test_an_empirical_holds_is_evidence_over_its_protocol():
+    def check(data, prec):
+        out = Outcome(evidence=[OK])  # certified on its own, as a plain inequality it would be
+        out.range = "3 trials, d ∈ {4, 6}, 2000 GD steps"
+        return out
+
+    assert decided(Outcome(evidence=[OK])) == ("HOLDS", "certified")  # the same item, no protocol, another kind
+    v = run_claim(_empirical(check), [DATA], dps=30)
+    assert (v.verdict, v.certainty, v.range) == ("HOLDS", "evidence", "3 trials, d ∈ {4, 6}, 2000 GD steps")
+
+
+def test_an_empirical_holds_without_its_protocol_is_inconclusive():
+    v = run_claim(_empirical(lambda data, prec: Outcome(evidence=[OK])), [DATA], dps=30)
+    assert (v.verdict, v.certainty) == ("INCONCLUSIVE", None)
+    assert any("trial protocol" in r for r in v.reasons)
+
+
+def test_an_empirical_violation_is_evidence_even_when_its_comparison_is_exact():
+    v = run_claim(_empirical(lambda data, prec: Outcome(evidence=[BAD])), [DATA], dps=30)
+    assert (v.verdict, v.certainty) == ("VIOLATED", "evidence")
+
+
+def test_an_empirical_claim_keeps_not_applicable():
+    v = run_claim(_empirical(lambda data, prec: Outcome(hypotheses=[Hypothesis("labels ±1", False)])), [DATA], dps=30)
+    assert (v.verdict, v.certainty) == ("NOT_APPLICABLE", None)

@@ -10,7 +10,10 @@ from typing import Callable
 
 from verify.errors import UsageError
 
-KINDS = ("identity", "inequality", "existential", "asymptotic")
+KINDS = ("identity", "inequality", "existential", "asymptotic", "empirical")
+#: ``empirical``: a proposal or conjecture the paper supports by experiments only (tfsvm Conjectures 1, 2). Its verdict
+#: is never ``certified``: HOLDS is evidence over the trial protocol (``Outcome.range``), VIOLATED is evidence with the
+#: failing trial as its witness (``verdict.as_empirical``).
 #: how a check covers a universally quantified parameter of its statement (docs/parameters.md):
 #: the hardest case derived from the data; a ladder or search run until the check's own criterion settles;
 #: a stated range, named in the verdict's ``range``; or nothing to cover (the statement is about the data alone)

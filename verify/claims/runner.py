@@ -28,6 +28,7 @@ from verify.claims.verdict import (
     Outcome,
     _as_arb,
     _is_exact,
+    as_empirical,
 )
 from verify.data.dataset import Dataset
 from verify.errors import DataError, UsageError
@@ -136,6 +137,8 @@ def _run_once(claim: Claim, data: Dataset, dps: int) -> Outcome:
         if not isinstance(out, Outcome):
             raise TypeError(f"{claim.id}.check returned {type(out).__name__}, not Outcome")
         out.decided = out.decision()
+        if claim.kind == "empirical":
+            out.decided = as_empirical(out.decided, out.range)
         return out
 
 

@@ -334,6 +334,17 @@ class Decided:
     reasons: list
 
 
+def as_empirical(decided: Decided, protocol: str | None) -> Decided:
+    """The decision for a claim of kind ``empirical`` (a statement the paper supports by experiments only):
+    never certified — a HOLDS is evidence over the trial protocol, which must be stated (``Outcome.range``: trials,
+    dimensions, depth; else INCONCLUSIVE), and a VIOLATED is evidence with the failing trial as its witness."""
+    if decided.verdict not in (HOLDS, VIOLATED):
+        return decided
+    if decided.verdict == HOLDS and not protocol:
+        return Decided(INCONCLUSIVE, None, ["an empirical claim states its trial protocol (Outcome.range)"])
+    return Decided(decided.verdict, EVIDENCE, list(decided.reasons))
+
+
 @dataclass(slots=True)
 class Outcome:
     """What a check returns for one dataset (see the module docstring for how it is decided).
