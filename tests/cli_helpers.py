@@ -1,6 +1,9 @@
 """Helpers of the CLI tests: run a verb in-process, and read its stderr as exactly one line."""
 from verify.cli.main import main
 
+#: a small valid dataset (n = 1, T = 3, d = 2; exact strings), the CLI tests' default input
+GOOD = {"X": [[[1, 0], [0, 1], [0, 0]]], "Y": [1], "v": ["1/2", "0.1"]}
+
 
 def run(argv, capsys, entry=main):
     """(exit code, stdout, stderr) of ``entry(argv)`` (by default ``python -m verify``'s main)."""

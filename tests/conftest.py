@@ -1,5 +1,8 @@
 """Fixtures shared by the tests of the CLI's hostile-input handling."""
+import json
+
 import pytest
+from cli_helpers import GOOD
 
 
 @pytest.fixture
@@ -12,3 +15,11 @@ def no_work(monkeypatch):
     monkeypatch.setattr("verify.claims.run_claim", refuse)
     monkeypatch.setattr("verify.dynamics.flow.gradient_flow", refuse)
     monkeypatch.setattr("verify.search.hunt.hunt", refuse)
+
+
+@pytest.fixture
+def data(tmp_path):
+    """The path of ``GOOD`` written as a dataset file (a test module may define its own ``data``)."""
+    path = tmp_path / "d.json"
+    path.write_text(json.dumps(GOOD))
+    return str(path)

@@ -5,9 +5,9 @@ import subprocess
 import sys
 
 import pytest
+from cli_helpers import GOOD
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-GOOD = {"X": [[[1, 0], [0, 1], [0, 0]]], "Y": [1], "v": ["1/2", "0.1"]}
 
 
 def run(*args, cwd=None):

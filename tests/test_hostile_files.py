@@ -10,21 +10,13 @@ import sys
 import time
 
 import pytest
-from cli_helpers import one_line, run
+from cli_helpers import GOOD, one_line, run
 
 from verify.data import inputs
 from verify.data.outputs import LOCK_NAME, lock_folder
 from verify.errors import DataError, DestinationError
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-GOOD = {"X": [[[1, 0], [0, 1], [0, 0]]], "Y": [1], "v": ["1/2", "0.1"]}
-
-
-@pytest.fixture
-def data(tmp_path):
-    path = tmp_path / "d.json"
-    path.write_text(json.dumps(GOOD))
-    return str(path)
 
 
 def _fifo(tmp_path):

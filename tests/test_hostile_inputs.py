@@ -5,13 +5,11 @@ import sys
 from fractions import Fraction
 
 import pytest
-from cli_helpers import one_line, run
+from cli_helpers import GOOD, one_line, run
 
 from verify.data.dataset import Dataset, format_exact, load_dataset, loads
 from verify.data.inputs import MAX_DIGITS, MAX_EXPONENT, parse_decimal_text, parse_json
 from verify.errors import DataError, UsageError
-
-GOOD = {"X": [[[1, 0], [0, 1], [0, 0]]], "Y": [1], "v": ["1/2", "0.1"]}
 
 
 def with_entry(text: str) -> str:

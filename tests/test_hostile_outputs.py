@@ -14,14 +14,6 @@ from verify.data.outputs import check_file, check_folder, write_atomic
 from verify.errors import DestinationError
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-GOOD = {"X": [[[1, 0], [0, 1], [0, 0]]], "Y": [1], "v": ["1/2", "0.1"]}
-
-
-@pytest.fixture
-def data(tmp_path):
-    path = tmp_path / "d.json"
-    path.write_text(json.dumps(GOOD))
-    return str(path)
 
 
 @pytest.fixture
