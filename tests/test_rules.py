@@ -148,3 +148,12 @@ def test_sdp_distance_resolution_counts_as_zero_only_at_or_below_it():
     assert rules.decays(XS, below, zero=res).holds is True
     above = [res * 2] * 4
     assert rules.decays(XS, above, zero=res).holds is False  # a plateau above the resolution
+
+
+def test_correlates_on_both_sides_of_the_papers_threshold():
+    with working_precision(30):
+        assert rules.GEN_SVM_CORRELATION == Fraction(99, 100)
+        assert rules.correlates(arb("0.9901")).holds is True
+        assert rules.correlates(arb("0.9899")).holds is False
+        assert rules.correlates(Fraction(99, 100)).holds is False  # "more than 0.99"
+        assert rules.correlates(arb("0.99 +/- 0.001")).holds is None

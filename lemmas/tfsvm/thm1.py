@@ -20,7 +20,6 @@ False cases (tests): ``sigma=0`` on measure-zero data (two sequences with equal 
 """
 from __future__ import annotations
 
-import random
 from fractions import Fraction
 
 from flint import arb
@@ -30,25 +29,12 @@ from verify.claims.registry import Parameter
 from verify.data import tfsvm as D
 from verify.data.generators import random_dataset
 from verify.geometry.tfsvm import certified_feasible, difference_rows
+from verify.kit.almost_all import noise_draw
 from verify.numbers.exact import rank
 from verify.svm import solve_svm
 
 DRAWS = 12
 SIGMA = Fraction(1, 10)
-
-
-def noisy(data, sigma, seed: int, d=None):
-    """A draw of the noise model around ``data`` (tokens, and queries when given), optionally cut to d coordinates."""
-    rng = random.Random(seed)
-    d = d or data.d
-
-    def jitter(x):
-        return x + sigma * Fraction(rng.gauss(0.0, 1.0))
-
-    X = [[[jitter(x) for x in tok[:d]] for tok in seq] for seq in data.X]
-    z = None if data.z is None else [[jitter(x) for x in row[:d]] for row in data.z]
-    v = list(data.v[:d]) if any(data.v[:d]) else [1] + [0] * (d - 1)
-    return data.replace(X=X, z=z, v=v, K=None, u=None, name=f"{data.name}-noise{seed}")
 
 
 def feasible(data, dps: int):
@@ -67,7 +53,7 @@ def evaluate(data, prec, sigma=SIGMA, draws: int = DRAWS) -> Outcome:
     tally = Tally(f"Att-SVM(opt) certified feasible (1) on every draw X + σG, σ = {sigma}" if sigma else
                   "Att-SVM(opt) certified feasible on the dataset itself (σ = 0: no 'almost all')", "==", 1)
     for k in range(draws if sigma else 1):
-        draw = noisy(data, sigma, k) if sigma else data
+        draw = noise_draw(data, sigma, k) if sigma else data
         ok = feasible(draw, prec.dps)
         tally.add(arb("nan") if ok is None else int(ok), f"draw {k}" if sigma else data.name)  # 1 = feasible
     out.add(tally.evidence())
@@ -78,7 +64,7 @@ def evaluate(data, prec, sigma=SIGMA, draws: int = DRAWS) -> Outcome:
         out.add(Evidence("the centre dataset itself: Att-SVM(opt) feasible (True/False certified, None undecided)",
                          str(centre), note=f"constraint rows rank {r} of n(T − 1) = {n * (T - 1)}"))
         if d > 1:
-            below = [feasible(noisy(data, sigma, k, d - 1), prec.dps) for k in range(draws)]
+            below = [feasible(noise_draw(data, sigma, k, d - 1), prec.dps) for k in range(draws)]
             out.add(Evidence(f"infeasible draws at d − 1 = {d - 1} (below the threshold when d − 1 < max(T − 1, n); "
                              "informative)", sum(1 for b in below if b is False),
                              note=f"of {draws}; undecided {sum(1 for b in below if b is None)}"))

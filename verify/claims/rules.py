@@ -270,3 +270,24 @@ def radius_refuted(tried) -> Decision:
 #: resolves (``decays(..., zero=SDP_DISTANCE_RESOLUTION)``; the distances carry a tenth of it, the SDP's
 #: accuracy, as their radius); above it a plateau is a plateau.
 SDP_DISTANCE_RESOLUTION = Fraction(1, 10**6)
+
+
+#: Gen-SVM equivalence for nonlinear heads (tfsvm Conjecture 1): the paper reports the normalised-GD iterate after
+#: 2000 iterations correlating with W^SVMeq = W^fin + R·W̄^mm at more than 0.99 for d ≥ 8 (v1 §6, Fig. 8; the
+#: authors' ``multi_token_converge.ipynb``). An empirical threshold, so a trial on either side is evidence only.
+GEN_SVM_CORRELATION = Fraction(99, 100)
+
+
+def correlates(value, threshold=GEN_SVM_CORRELATION) -> Decision:
+    """corr(W, W_ref) > threshold (the paper's reported level): holds when the ball is certainly above it, fails
+    when certainly at or below it, else undecided."""
+    name = f"correlates (corr > {_f(threshold)})"
+    if not isinstance(value, arb):  # exact
+        ok = Fraction(value) > Fraction(threshold)
+        return Decision(ok, name, f"corr = {Fraction(value)}" + ("" if ok else f" ≤ {_f(threshold)}"))
+    v, t = value, _arb(threshold)
+    if v > t:
+        return Decision(True, name, f"corr = {_s(v)}")
+    if v <= t:
+        return Decision(False, name, f"corr = {_s(v)} ≤ {_f(threshold)}")
+    return Decision(None, name, f"corr = {_s(v)}: undecided at the threshold")

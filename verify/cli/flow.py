@@ -3,6 +3,7 @@
     python -m verify flow --data F --param p|W|KQ|diag --until-norm 1e4 --precision 100 [--json]
         [--loss logistic|exponential|correlation] [--init zero|paper|random[:SEED]|a,b,c|FILE.json]
         [--until-logt X] [--save TRAJ.json] [--resume TRAJ.json] [--stages S] [--no-svm] [--check-digits]
+        [--attention single|seq2seq|causal]
 
 Prints the Flow JSON of docs/contract.md (numbers as decimal strings; ``log_t`` is the natural log of the
 gradient-flow time) or a short summary. ``--check-digits`` recomputes the flow from the same start
@@ -43,6 +44,9 @@ def _parser() -> Parser:
     p.add_argument("--init", default=None, help="zero | paper | random[:SEED] | comma-separated numbers | JSON file")
     p.add_argument("--stages", default=None, help="Radau IIA stages, 2..200 (default from the precision)")
     p.add_argument("--m", default=None, help=f"embedding dimension of K, Q (KQ only; 1..{MAX_M}; default d)")
+    p.add_argument("--attention", default=None,
+                   help="single (one query z_i per sequence), seq2seq (every token a query) or causal (query k sees "
+                        "t <= k); W and KQ only; default: the dataset's (causal when flagged, seq2seq with Yq)")
     p.add_argument("--save", metavar="FILE", help="write the trajectory (resumable) to FILE")
     p.add_argument("--resume", metavar="FILE", help="continue a saved trajectory")
     p.add_argument("--no-svm", action="store_true", help="skip the SVM references (1 − corr columns empty)")
@@ -179,14 +183,31 @@ def _main(argv, latch: SignalLatch) -> int:
     param = a.param or (resume.meta["param"] if resume else "p")
     if m is not None and param != "KQ":
         raise UsageError(f"--m applies to --param KQ only (got --param {param})")
+    if a.attention is not None:
+        from verify.models.seq2seq import ATTENTIONS
+
+        if a.attention not in ATTENTIONS:
+            raise UsageError(f"unknown --attention {a.attention!r}; choose one of {', '.join(ATTENTIONS)}")
+        if resume is not None:
+            raise UsageError("--attention does not apply with --resume (the saved dataset's flags decide)")
     data = load_dataset(data_path) if data_path else None
     if resume is not None:
         data = resume.bind(data)  # another dataset than the saved run's is refused (fingerprints)
+    source = data
+    if data is not None and a.attention is not None and a.attention != "single":
+        with working_precision(dps):  # seq2seq attention: the parameterisation carries the model (validates)
+            source = make_parameterization(data, param, a.loss or "logistic", attention=a.attention,
+                                           **({"m": m} if m and param == "KQ" else {}))
+    elif data is not None and a.attention == "single":
+        from verify.models.seq2seq import attention_of
+
+        attention_of(data, "single")  # a causal / per-query-label dataset refuses single attention
     loss = a.loss or (resume.meta["loss"] if resume else "logistic")
     init, seed = (None, 0) if resume else _init(a.init, param, data)
     if init in ("zero", "random"):
         with working_precision(dps):
-            dim = make_parameterization(data, param, loss, **({"m": m} if m and param == "KQ" else {})).dim
+            dim = (source if source is not data else
+                   make_parameterization(data, param, loss, **({"m": m} if m and param == "KQ" else {}))).dim
         if init == "zero":
             init = [0] * dim
         elif param == "KQ":
@@ -197,7 +218,7 @@ def _main(argv, latch: SignalLatch) -> int:
     bar, progress = _progress_bar(f"flow {param}", a.json, latch)
     t0 = time.perf_counter()
     try:
-        traj = gradient_flow(None if resume else data, param, until_norm=until_norm, until_logt=until_logt, dps=dps,
+        traj = gradient_flow(None if resume else source, param, until_norm=until_norm, until_logt=until_logt, dps=dps,
                              loss=loss, init=init, stages=stages, svm=not a.no_svm, progress=progress,
                              resume=resume, m=m, seed=seed)
     except KeyboardInterrupt as exc:  # Ctrl-C or SIGTERM: keep what was computed
@@ -293,6 +314,12 @@ def _check_run(traj, resume, init, seed, a, stages, check_dps, progress) -> dict
     data = traj.dataset()
     if resume is not None:  # the whole run, from the saved run's own start
         init = [Fraction(x) for x in meta["psi0"]]
+    if a.attention not in (None, "single"):
+        from verify.dynamics.parameterization import make_parameterization
+
+        with working_precision(check_dps):
+            data = make_parameterization(data, meta["param"], meta["loss"], attention=a.attention,
+                                         **({"m": meta["m"]} if meta.get("m") else {}))
     check = gradient_flow(data, meta["param"], until_norm=a.until_norm, until_logt=a.until_logt, dps=check_dps,
                           loss=meta["loss"], init=init, stages=stages, svm=not a.no_svm, progress=progress,
                           m=meta.get("m"), seed=seed)

@@ -22,7 +22,7 @@ from verify.data.inputs import parse_json, parse_number, read_text
 from verify.data.outputs import write_atomic, write_atomic_bytes  # noqa: F401 (re-exported)
 from verify.errors import DataError
 
-KEYS = ("X", "Y", "v", "K", "z", "u", "options")
+KEYS = ("X", "Y", "v", "K", "z", "u", "options", "causal", "Yq", "head")
 
 
 def _options(value) -> str:
@@ -91,6 +91,9 @@ class Dataset:
     u: tuple | None = None
     name: str = "dataset"
     options_json: str = ""  # canonical JSON of the ``options`` key ("" when none): see ``options_for``
+    causal: bool = False  # sequence-to-sequence self-attention with causal masking (query k sees t ≤ k)
+    Yq: tuple | None = None  # per-query labels Y_ik (n×T, ±1) of sequence-to-sequence attention
+    head: tuple | None = None  # prediction head (kind, parameter): ("concave", λ), ("mlp", V), ("tanh", None); see _head
     _cache: dict = field(default_factory=dict, compare=False, repr=False)
 
     # ----- construction -------------------------------------------------------------------------
@@ -130,13 +133,18 @@ class Dataset:
             raise DataError("K: keys have dimension d_k = 0")
         z = _matrix(obj["z"], "z", n, d) if obj.get("z") is not None else None
         u = _vector(obj["u"], "u", d) if obj.get("u") is not None else None
-        return cls(X=X, Y=tuple(Y), v=v, K=K, z=z, u=u, name=name, options_json=options)
+        causal, Yq = _seq2seq_keys(obj, n, T)
+        head = _head(obj["head"], d) if obj.get("head") is not None else None
+        return cls(X=X, Y=tuple(Y), v=v, K=K, z=z, u=u, name=name, options_json=options, causal=causal, Yq=Yq,
+                   head=head)
 
     @classmethod
-    def make(cls, X, Y, v, K=None, z=None, u=None, name="dataset", options=None) -> "Dataset":
+    def make(cls, X, Y, v, K=None, z=None, u=None, name="dataset", options=None, causal=None, Yq=None,
+             head=None) -> "Dataset":
         """Build from Python lists (numbers, decimal or rational strings), validated."""
         obj = {"X": X, "Y": Y, "v": v}
-        for key, val in (("K", K), ("z", z), ("u", u), ("options", options)):
+        for key, val in (("K", K), ("z", z), ("u", u), ("options", options), ("causal", causal), ("Yq", Yq),
+                         ("head", head)):
             if val is not None:
                 obj[key] = val
         return cls.from_dict(obj, name=name)
@@ -170,6 +178,14 @@ class Dataset:
             for seq, y in zip(self.X, self.Y)
         )
 
+    @cached_property
+    def query_scores(self) -> tuple:
+        """Sequence-to-sequence scores γ_ikt = Y_ik vᵀ x_it (n×T×T, query k, token t), exactly; Y_ik = ``Yq[i][k]``,
+        else the sequence's Y_i."""
+        u = tuple(tuple(sum((a * b for a, b in zip(tok, self.v)), Fraction(0)) for tok in seq) for seq in self.X)
+        Yq = self.Yq if self.Yq is not None else tuple((y,) * self.T for y in self.Y)
+        return tuple(tuple(tuple(y * x for x in ui) for y in yi) for ui, yi in zip(u, Yq))
+
     def optimal_tokens(self) -> tuple[tuple[int, ...], ...]:
         """opt_i as the set of maximisers of γ_i (a tuple; more than one when tied)."""
         out = []
@@ -183,7 +199,8 @@ class Dataset:
         return hashlib.sha256(self.to_json().encode()).hexdigest()
 
     def with_name(self, name: str) -> "Dataset":
-        return Dataset(self.X, self.Y, self.v, self.K, self.z, self.u, name, self.options_json)
+        return Dataset(self.X, self.Y, self.v, self.K, self.z, self.u, name, self.options_json, self.causal, self.Yq,
+                       self.head)
 
     def options_for(self, claim_id: str) -> dict:
         """The options this dataset carries for one claim (raw JSON values; {} when none)."""
@@ -226,6 +243,12 @@ class Dataset:
                 obj[key] = _map(val, format_exact)
         if self.options_json:
             obj["options"] = json.loads(self.options_json)
+        if self.causal:
+            obj["causal"] = True
+        if self.Yq is not None:
+            obj["Yq"] = [list(r) for r in self.Yq]
+        if self.head is not None:
+            obj["head"] = _head_dict(self.head)
         return obj
 
     def to_json(self) -> str:
@@ -233,6 +256,75 @@ class Dataset:
 
     def save(self, path: str) -> None:
         write_atomic(path, self.to_json() + "\n")
+
+
+HEAD_KINDS = ("linear", "concave", "mlp", "tanh")
+
+
+def _head(value, d: int) -> tuple:
+    """The ``head`` key: {"kind": "linear"} (h(x) = vᵀx, the default), {"kind": "concave", "lambda": λ > 0}
+    (h(x) = vᵀx − λ‖x‖², tfsvm Lemma 6), {"kind": "mlp", "V": d×d} (h(x) = vᵀReLU(Vx), tfsvm §6) or
+    {"kind": "tanh"} (h(x) = tanh(vᵀx)); stored as (kind, λ | V | None)."""
+    if not isinstance(value, dict):
+        raise DataError('head: expected an object such as {"kind": "concave", "lambda": "1/2"}')
+    kind = value.get("kind")
+    if kind not in HEAD_KINDS:
+        raise DataError(f"head.kind: expected one of {', '.join(HEAD_KINDS)}, got {kind!r}")
+    allowed = {"linear": ("kind",), "tanh": ("kind",), "concave": ("kind", "lambda"), "mlp": ("kind", "V")}[kind]
+    extra = sorted(set(value) - set(allowed))
+    if extra:
+        raise DataError(f"head: unknown key(s) {', '.join(extra)} for kind {kind!r}; allowed: {', '.join(allowed)}")
+    if kind == "concave":
+        if "lambda" not in value:
+            raise DataError("head.lambda: missing (the concave head h(x) = vᵀx − λ‖x‖² needs λ > 0)")
+        lam = parse_number(value["lambda"], "head.lambda")
+        if lam <= 0:
+            raise DataError(f"head.lambda = {value['lambda']!r}: must be positive")
+        return ("concave", lam)
+    if kind == "mlp":
+        if "V" not in value:
+            raise DataError("head.V: missing (the MLP head h(x) = vᵀReLU(Vx) needs a d×d matrix V)")
+        return ("mlp", _matrix(value["V"], "head.V", d, d))
+    return (kind, None)
+
+
+def _head_dict(head: tuple) -> dict:
+    kind, par = head
+    if kind == "concave":
+        return {"kind": kind, "lambda": format_exact(par)}
+    if kind == "mlp":
+        return {"kind": kind, "V": _map(par, format_exact)}
+    return {"kind": kind}
+
+
+def _seq2seq_keys(obj, n: int, T: int):
+    """The sequence-to-sequence keys: ``causal`` (true/false) and ``Yq`` (n×T labels ±1, Y_ik of query k). Both
+    describe self-attention (the queries are the tokens), so neither goes with explicit queries ``z``."""
+    causal = obj.get("causal", False)
+    if causal is None:
+        causal = False
+    if not isinstance(causal, bool):
+        raise DataError(f"causal: expected true or false, got {causal!r}")
+    Yq = None
+    if obj.get("Yq") is not None:
+        raw = obj["Yq"]
+        if not isinstance(raw, list) or len(raw) != n:
+            raise DataError(f"Yq: expected n = {n} rows of T = {T} per-query labels")
+        rows = []
+        for i, row in enumerate(raw):
+            if not isinstance(row, list) or len(row) != T:
+                raise DataError(f"Yq[{i}]: expected T = {T} per-query labels")
+            out = []
+            for k, y in enumerate(row):
+                f = parse_number(y, f"Yq[{i}][{k}]")
+                if f not in (1, -1):
+                    raise DataError(f"Yq[{i}][{k}] = {y!r}: labels must be +1 or -1")
+                out.append(int(f))
+            rows.append(tuple(out))
+        Yq = tuple(rows)
+    if (causal or Yq is not None) and obj.get("z") is not None:
+        raise DataError("z: a sequence-to-sequence dataset (causal or Yq) takes its queries from its tokens; drop z")
+    return causal, Yq
 
 
 def _map(obj, fn):

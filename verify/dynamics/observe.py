@@ -3,7 +3,6 @@ from __future__ import annotations
 
 from flint import arb
 
-from verify.dynamics.svmref import svm_direction
 from verify.models.attention import norm2, one_minus_corr
 
 
@@ -17,7 +16,7 @@ class Observer:
     def reference(self, select):
         if not self.svm:
             return None
-        return svm_direction(self.par.data, self.par.svm_kind, select, self.dps)
+        return self.par.svm_reference(select, self.dps)
 
     def record(self, psi, s, log_t, grad_norm=None, norm=None):
         """The record at ψ (``norm``: the SVM-matching norm of ψ when the caller has it)."""

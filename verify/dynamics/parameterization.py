@@ -12,6 +12,11 @@ forms θ = p, vec(W) (row-major), β. The trained parameters ψ are
 Chain rule: ∇_ψL = Jᵀ∇_θL and ∇²_ψL = Jᵀ(∇²_θL)J + Σ_a (∇_θL)_a ∇²_ψθ_a, where θ is bilinear in ψ
 for KQ and diag, so the second term has constant ±1 pattern times ∇_θL. Gradient flow on KQ
 conserves KᵀK − QᵀQ and on diag conserves k_j² − q_j² (balancedness): ``invariants``.
+
+Sequence-to-sequence attention (tfsvm App D; ``attention`` "seq2seq" or "causal", the default of a dataset flagged
+``causal`` or carrying per-query labels ``Yq``): W and KQ on ``verify.models.seq2seq.Seq2SeqModel`` (nT query rows,
+causal masking), whose SVM reference is SAtt-SVM (Frobenius for W, nuclear for KQ; ``svm_reference``), so the
+regularisation paths and flows run through the same code.
 """
 from __future__ import annotations
 
@@ -26,6 +31,7 @@ from flint import arb, arb_mat
 from verify.data.dataset import Dataset
 from verify.errors import UsageError
 from verify.models.attention import LinearLogitModel, norm2
+from verify.models.seq2seq import Seq2SeqModel, attention_of
 from verify.numbers.precision import to_arb
 
 PARAMETERIZATIONS = ("p", "W", "KQ", "diag", "beta")
@@ -70,6 +76,7 @@ class Parameterization:
     name = "?"
     base = "p"  # LinearLogitModel param of θ
     svm_kind = "p"
+    attention = "single"
 
     def __init__(self, data: Dataset, loss="logistic", model: LinearLogitModel | None = None):
         self.data = data
@@ -139,6 +146,13 @@ class Parameterization:
 
     def excess(self, psi) -> arb:
         return self.model.excess(self.theta(psi))
+
+    def svm_reference(self, select="opt", dps: int = 60):
+        """The matching SVM's solution (flat, arb) for the selection ``select`` ("opt" or the per-row argmax
+        tokens), or None when infeasible / unsolved (``verify.dynamics.svmref``)."""
+        from verify.dynamics.svmref import svm_direction
+
+        return svm_direction(self.data, self.svm_kind, select, dps)
 
     def selected(self, psi) -> tuple:
         return self.model.selected(self.theta(psi))
@@ -307,15 +321,52 @@ class KQ(Parameterization):
         return [to_arb(Fraction(rng.gauss(0.0, 1.0)) * sc) for _ in range(self.dim)]
 
 
+class _Seq2Seq:
+    """Sequence-to-sequence attention: the nT-row model (causal masking per ``causal``) and SAtt-SVM references."""
+
+    def _setup(self, data, loss, model, causal):
+        self.causal = bool(causal)
+        self.attention = "causal" if self.causal else "seq2seq"
+        return model or Seq2SeqModel(data, self.causal, loss)
+
+    def svm_reference(self, select="opt", dps: int = 60):
+        from verify.dynamics.svmref import satt_direction
+
+        alpha = None if isinstance(select, str) else self.model.alpha(select)
+        return satt_direction(self.data, self.causal, alpha, "nuc" if self.svm_kind == "KQ" else "fro", dps)
+
+
+class Seq2SeqW(_Seq2Seq, FullW):
+    """W on sequence-to-sequence attention (every token a query; causal: query k sees t ≤ k)."""
+
+    def __init__(self, data, loss="logistic", model=None, causal: bool = False):
+        super().__init__(data, loss, self._setup(data, loss, model, causal))
+
+
+class Seq2SeqKQ(_Seq2Seq, KQ):
+    """W = KQᵀ on sequence-to-sequence attention."""
+
+    def __init__(self, data, loss="logistic", model=None, m: int | None = None, causal: bool = False):
+        super().__init__(data, loss, self._setup(data, loss, model, causal), m=m)
+
+
 _CLASSES = {"p": Prompt, "W": FullW, "KQ": KQ, "diag": DiagKQ, "beta": DirectBeta}
+_SEQ2SEQ = {"W": Seq2SeqW, "KQ": Seq2SeqKQ}
 
 
-def make_parameterization(data: Dataset, param: str, loss="logistic", **kw) -> Parameterization:
-    """The parameterisation ``param`` (p, W, KQ, diag, beta) on ``data`` with ``loss``."""
+def make_parameterization(data: Dataset, param: str, loss="logistic", attention: str | None = None,
+                          **kw) -> Parameterization:
+    """The parameterisation ``param`` (p, W, KQ, diag, beta) on ``data`` with ``loss``; ``attention`` "single",
+    "seq2seq" or "causal" (default: the dataset's, ``verify.models.seq2seq.attention_of``)."""
     try:
         cls = _CLASSES[param]
     except KeyError:
         raise UsageError(f"unknown parameterisation {param!r}; choose one of {', '.join(PARAMETERIZATIONS)}")
+    att = attention_of(data, attention)
+    if att != "single":
+        if param not in _SEQ2SEQ:
+            raise UsageError(f"sequence-to-sequence ({att}) attention is implemented for W and KQ, not {param!r}")
+        return _SEQ2SEQ[param](data, loss, causal=att == "causal", **kw)
     return cls(data, loss, **kw)
 
 

@@ -14,6 +14,10 @@ paths (mmts Thm 4 / Thm 7), at the working precision.
 * ``local_regularization_path``: minimise over C_{ε,R₀}(q) ∩ {‖p‖ ≤ R} (mmts (9)) by projected
   gradient with Barzilai–Borwein steps and Armijo backtracking (linear parameterisations only);
   converged to 10^{−dps/2} relative (first-order method), boundary activity is reported.
+* The path over tfsvm's separating cone (Theorems 9 and 10) is ``verify.dynamics.separating_rp``; it shares the
+  objective ``log_excess`` / ``log_excess_newton`` below.
+* Sequence-to-sequence (and causal) attention runs through the same code: the parameterisation carries the model
+  and its SVM reference (``Parameterization.svm_reference``).
 """
 from __future__ import annotations
 
@@ -25,7 +29,6 @@ import mpmath
 from flint import arb, arb_mat
 
 from verify.dynamics.parameterization import Parameterization, arb_to_mpf, make_parameterization
-from verify.dynamics.svmref import svm_direction
 from verify.errors import UsageError
 from verify.models.attention import dot, norm2, one_minus_corr
 from verify.numbers.precision import to_arb, working_precision
@@ -79,7 +82,7 @@ class RegPath:
 
 
 # ----- objective ------------------------------------------------------------------------------------
-def _objective(par: Parameterization, psi):
+def log_excess_newton(par: Parameterization, psi):
     """f = log E, ∇f, ∇²f with E = L − L⋆ (ψ-space)."""
     g, H = par.grad_hess(psi)
     g = [_mid(x) for x in g]
@@ -92,7 +95,8 @@ def _objective(par: Parameterization, psi):
     return E.log(), gf, Hf
 
 
-def _f(par, psi):
+def log_excess(par, psi):
+    """f = log(L − L⋆) at ψ (+∞ when L − L⋆ is not certainly positive)."""
     E = par.excess(psi)
     return E.log() if E > 0 else arb("inf")
 
@@ -106,7 +110,7 @@ def sphere_minimize(par: Parameterization, x0, rho: arb, dps: int, max_iter: int
     """Riemannian Newton for min log(L − L⋆) on ‖ψ‖ = ρ; returns (ψ, f, iterations)."""
     x = _retract(x0, rho)
     D = len(x)
-    f, gf, Hf = _objective(par, x)
+    f, gf, Hf = log_excess_newton(par, x)
     tol = arb(10) ** (-dps) * rho
     for it in range(1, max_iter + 1):
         xh = [v / rho for v in x]
@@ -136,7 +140,7 @@ def sphere_minimize(par: Parameterization, x0, rho: arb, dps: int, max_iter: int
         alpha = arb(1)
         while True:
             xn = _retract([a + alpha * b for a, b in zip(x, v)], rho)
-            fn = _f(par, xn)
+            fn = log_excess(par, xn)
             if fn <= f + arb("1e-4") * alpha * slope or alpha < arb(10) ** (-30):
                 break
             alpha = alpha / 2
@@ -144,7 +148,7 @@ def sphere_minimize(par: Parameterization, x0, rho: arb, dps: int, max_iter: int
         if not fn <= f:
             break
         x = xn
-        f, gf, Hf = _objective(par, x)
+        f, gf, Hf = log_excess_newton(par, x)
         if step <= tol:
             break
     return x, f, it
@@ -153,7 +157,7 @@ def sphere_minimize(par: Parameterization, x0, rho: arb, dps: int, max_iter: int
 def _interior_minimize(par, x0, dps, max_iter=200):
     """Damped Newton for min log(L − L⋆) without constraint (used when the radial derivative is > 0)."""
     x = list(x0)
-    f, gf, Hf = _objective(par, x)
+    f, gf, Hf = log_excess_newton(par, x)
     D = len(x)
     for _ in range(max_iter):
         try:
@@ -166,7 +170,7 @@ def _interior_minimize(par, x0, dps, max_iter=200):
         alpha = arb(1)
         while True:
             xn = [_mid(a + alpha * b) for a, b in zip(x, v)]
-            fn = _f(par, xn)
+            fn = log_excess(par, xn)
             if fn <= f + arb("1e-4") * alpha * slope or alpha < arb(10) ** (-30):
                 break
             alpha = alpha / 2
@@ -174,7 +178,7 @@ def _interior_minimize(par, x0, dps, max_iter=200):
             break
         step = norm2([a - b for a, b in zip(xn, x)])
         x = xn
-        f, gf, Hf = _objective(par, x)
+        f, gf, Hf = log_excess_newton(par, x)
         if step <= arb(10) ** (-dps) * max(arb(1), norm2(x)):
             break
     return x, f
@@ -208,8 +212,7 @@ def regularization_path(source, param: str = "p", radii=(1, 2, 5, 10, 20, 50, 10
     """Global regularization path over ``radii`` (in the SVM-matching norm; see module docstring)."""
     with working_precision(dps) as prec:
         par = source if isinstance(source, Parameterization) else make_parameterization(source, param, loss)
-        data = par.data
-        gmm = svm_direction(data, par.svm_kind, "opt", prec.dps) if svm else None
+        gmm = par.svm_reference("opt", prec.dps) if svm else None
         rng = random.Random(seed)
         points, prev = [], None
         for R in radii:
@@ -258,8 +261,8 @@ def _point(par, R, x, on_sphere, radial, cand_E, nstarts, dps, svm, notes):
     th = par.theta(x)
     E = par.excess(x)
     sel = par.selected(x)
-    ref = svm_direction(par.data, par.svm_kind, sel, dps) if svm else None
-    gmm = svm_direction(par.data, par.svm_kind, "opt", dps) if svm else None
+    ref = par.svm_reference(sel, dps) if svm else None
+    gmm = par.svm_reference("opt", dps) if svm else None
     cert = None
     if cand_E is not None:
         cert = True if E <= cand_E else (False if E > cand_E else None)
@@ -331,7 +334,7 @@ def local_regularization_path(source, q, radii, *, eps, R0, param: str = "p", dp
 
 
 def _projected_descent(par, x, q, eps, R0, R, dps, max_iter):
-    f = _f(par, x)
+    f = log_excess(par, x)
     E = par.excess(x)
     g = [_mid(a / E) for a in par.grad(x)]
     step = R / 20
@@ -347,7 +350,7 @@ def _projected_descent(par, x, q, eps, R0, R, dps, max_iter):
         alpha = step
         while True:
             xn = _project_cone([a - alpha * b for a, b in zip(x, g)], q, eps, R0, R)
-            fn = _f(par, xn)
+            fn = log_excess(par, xn)
             move = [a - b for a, b in zip(xn, x)]
             if fn <= f + arb("1e-4") * dot(g, move) or alpha < arb(10) ** (-40) * R:
                 break

@@ -62,6 +62,25 @@ def svm_direction(data: Dataset, kind: str, select="opt", dps: int = 60):
     return _store(key, [_to_arb(x) for x in _flatten(res.solution)], None)
 
 
+def satt_direction(data: Dataset, causal: bool, alpha=None, norm: str = "fro", dps: int = 60):
+    """SAtt-SVM's solution (flat, arb; ``verify.svm.seq2seq.satt_svm``) for the n×T selection ``alpha`` (None:
+    the per-query optimal tokens), or None when infeasible / unsolved (reason in ``last_note``)."""
+    from verify.errors import VerifyError
+    from verify.svm.seq2seq import satt_svm
+
+    sel = None if alpha is None else tuple(tuple(r) for r in alpha)
+    key = (id(data), data.name, "satt-" + norm + ("-causal" if causal else ""), sel, dps)
+    if key in _CACHE:
+        return _CACHE[key][0]
+    try:
+        res = satt_svm(data, sel, causal, dps=max(15, min(dps, 10000)), norm=norm, check_unique=False)
+    except (VerifyError, ArithmeticError) as exc:
+        return _store(key, None, f"SAtt-SVM {norm} {sel}: {type(exc).__name__}: {exc}")
+    if res.status != "optimal" or res.solution is None:
+        return _store(key, None, f"SAtt-SVM {norm} {sel}: {res.status}")
+    return _store(key, [_to_arb(x) for x in _flatten(res.solution)], None)
+
+
 def _store(key, value, note):
     _CACHE[key] = (value, note)
     return value

@@ -56,6 +56,7 @@ PARAMS = ("p", "W", "diag")
 _EXP = np.frompyfunc(arb.exp, 1, 1)
 _MID = np.frompyfunc(arb.mid, 1, 1)
 _FLOAT = np.frompyfunc(float, 1, 1)
+_NEG_INF = arb("-inf")
 
 
 def features(data: Dataset, param: str):
@@ -138,7 +139,7 @@ class LinearLogitModel:
     for ``W``), which turns Σ_k w_k F_k F_kᵀ into Σ_i (X_iᵀ diag(w_i) X_i) ⊗ z_i z_iᵀ (cheaper for d²
     parameters)."""
 
-    def __init__(self, feats, scores, loss: Loss | str = "logistic", opt=None, kron=None):
+    def __init__(self, feats, scores, loss: Loss | str = "logistic", opt=None, kron=None, mask=None):
         self.loss = get_loss(loss)
         self.n = len(feats)
         self.T = len(feats[0])
@@ -168,6 +169,14 @@ class LinearLogitModel:
         self._d1 = np.frompyfunc(self.loss.d1, 1, 1)
         self._d2 = np.frompyfunc(self.loss.d2, 1, 1)
         self._value_d1 = np.frompyfunc(self.loss.value_d1, 1, 2)
+        # ``mask`` (n×T booleans, False = not attended: causal attention) sets those logits to −∞, so their
+        # softmax weight is exactly 0 (e^−∞ = 0 in arb) and they drop out of φ, ∇L and ∇²L; token 0 of every row
+        # must stay visible (the pivot search starts there)
+        self._mask = None
+        if mask is not None and not all(all(r) for r in mask):
+            if not all(r[0] for r in mask):
+                raise UsageError("a mask must leave the first token of every row visible")
+            self._mask = ~np.array([[bool(x) for x in r] for r in mask], dtype=bool)
 
     @classmethod
     def from_dataset(cls, data: Dataset, param: str = "p", loss: Loss | str = "logistic") -> "LinearLogitModel":
@@ -187,6 +196,8 @@ class LinearLogitModel:
         else:
             P, dev, gamma = P.mid(), self._dev_rows_mid, self._gamma_flat_mid
         A = np.fromiter(P.entries(), dtype=object, count=s * n * T).reshape(s * n, T)
+        if self._mask is not None:
+            A[np.tile(self._mask, (s, 1))] = _NEG_INF
         rows, first = self._row_index(s)
         R = A.argmax(axis=1)  # the first maximum; a ball replaces it only if certainly larger
         X = np.subtract(A, A[rows, R][:, None], out=A)

@@ -47,11 +47,6 @@ def _sub(a, b):
     return tuple(x - y for x, y in zip(a, b))
 
 
-def _scores(data):
-    s = data.scores
-    return s() if callable(s) else s
-
-
 # ------------------------------------------------------------------------------------------------
 # SAtt-SVM
 # ------------------------------------------------------------------------------------------------
@@ -59,9 +54,10 @@ def _satt_select(data, select, causal):
     n, T = data.n, data.T
     if select is None:
         alpha = []
-        for i, g in enumerate(_scores(data)):
+        for i, gi in enumerate(data.query_scores):  # γ_ikt = Y_ik vᵀx_it (per-query labels, else Y_i)
             row = []
             for k in range(T):
+                g = gi[k]
                 window = g[:k + 1] if causal else g
                 top = max(window)
                 arg = [t for t, x in enumerate(window) if x == top]
@@ -105,17 +101,20 @@ def satt_rows(data, select=None, causal=False):
     return rows, rhs, labels, alpha
 
 
-def satt_svm(data, select=None, causal=False, dps=60):
-    """Sequence-to-sequence (self-attention) Att-SVM, exactly. ``select``: None (argmax of
-    γ_it = Y_i vᵀx_it per query, causal: over t ≤ k; ties → DataError) or an n×T array α_ik."""
+def satt_svm(data, select=None, causal=False, dps=60, norm="fro", check_unique=True):
+    """Sequence-to-sequence (self-attention) Att-SVM. ``select``: None (argmax of γ_ikt = Y_ik vᵀx_it per query,
+    causal: over t ≤ k; ties → DataError) or an n×T array α_ik. ``norm``: ``"fro"`` (exact) or ``"nuc"`` (the
+    nuclear SAtt-SVM⋆, polished and certified like Att-SVM⋆; its solution may be a set)."""
     rows, rhs, labels, alpha = satt_rows(data, select, causal)
     if not rows:
         raise DataError("SAtt-SVM has no constraints (every causal window has a single token)")
+    if norm not in ("fro", "nuc"):
+        raise UsageError(f"SAtt-SVM norm must be fro or nuc, got {norm!r}")
     d, T = data.d, data.T
-    pr = problem_from_rows(rows, rhs, "fro", (d, d), kind="SAtt-causal" if causal else "SAtt")
+    pr = problem_from_rows(rows, rhs, norm, (d, d), kind="SAtt-causal" if causal else "SAtt")
     pr = dataclasses.replace(pr, index=tuple((i * T + k, t) for i, k, t in labels),
                              select=tuple(a for r in alpha for a in r))
-    res = solve_svm(pr, dps=dps)
+    res = solve_svm(pr, dps=dps, check_unique=check_unique)
     res.labels = labels
     res.alpha = alpha
     return res

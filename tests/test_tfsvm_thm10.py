@@ -1,0 +1,68 @@
+"""tfsvm.thm10: the conic seq2seq paths → W^mm_α (evidence) on a per-query-label dataset and a causal one; an empty
+separating cone (Lemma 16), a head violating Assumption E and ε above κ̂(α) are NOT_APPLICABLE naming them; the theorem
+held wherever decided, so the VIOLATED case is the test-only altered target (the GMM instead of W^mm_α)."""
+from fractions import Fraction
+
+import lemmas.tfsvm.thm10 as T
+from verify.data.dataset import Dataset
+from verify.data.tfsvm_seq2seq import s2s_causal, s2s_labels
+from verify.numbers.precision import working_precision
+from verify.svm.seq2seq import satt_svm
+
+FACTORS = ("1", "2", "4", "8")
+
+
+def test_defaults_hold_as_evidence():
+    for data in T.default_datasets():
+        with working_precision(30) as prec:
+            out = T.evaluate(data, prec, figure=False)  # the default radii (the opt path needs R ≥ 32 to settle)
+        d = out.decision()
+        assert d.verdict == "HOLDS" and d.certainty == "evidence", (data.name, d)
+        assert len(out.evidence) == 2  # opt (cone = every matrix) and one LMM α ≠ opt per dataset
+
+
+def test_empty_cone_is_not_applicable():
+    """s2s_causal, α = (0, 0, 2): γ = Y vᵀx_t = −(x_t1/2 − 3x_t2/2) = (13/4, 5/4, −3) (exact below), so query 2 selects
+    the lowest-score token: low = ∅ while high = {0, 1} ⇒ κ = −∞, cone_ε(α) = ∅ (Lemma 16's flaw)."""
+    data = s2s_causal()
+    g = [-(Fraction(1, 2) * x[0] - Fraction(3, 2) * x[1]) for x in data.X[0]]
+    assert g == [Fraction(13, 4), Fraction(5, 4), Fraction(-3)] and min(g) == g[2]
+    with working_precision(30) as prec:
+        d = T.evaluate(data, prec, alpha=((0, 0, 2),), figure=False).decision()
+    assert d.verdict == "NOT_APPLICABLE" and "non-empty" in d.reasons[0] and "Lemma 16" in d.reasons[0]
+
+
+def head_e_violation() -> Dataset:
+    """h(x) = vᵀx − ‖x‖²/4, v = e₁, Y = +1; tokens (1, 1), (3, 0), (−1, 1): γ = (1/2, 3/4, −3/2), opt = token 1."""
+    return Dataset.make(X=[[[1, 1], [3, 0], [-1, 1]]], Y=[1], v=[1, 0], head={"kind": "concave", "lambda": "1/4"},
+                        name="thm10-head-not-E")
+
+
+def test_head_violating_e_is_not_applicable():
+    """From x_α = (3, 0) toward the low token (1, 1): x = 0.9·(3,0) + 0.1·(1,1) = (2.8, 0.1) has Y·h = 2.8 − 7.85/4 =
+    0.8375 > γ_α = 3/4, so Y·h(x(s)) ≤ γ_α − c(1 − s_α) fails for every c > 0."""
+    h = lambda x: x[0] - Fraction(1, 4) * (x[0] ** 2 + x[1] ** 2)  # noqa: E731
+    assert h((Fraction(28, 10), Fraction(1, 10))) > h((3, 0)) == Fraction(3, 4)
+    data = head_e_violation()
+    assert satt_svm(data, ((1, 1, 1),), False, dps=30).status == "optimal"
+    with working_precision(30) as prec:
+        d = T.evaluate(data, prec, alpha=((1, 1, 1),), figure=False).decision()
+    assert d.verdict == "NOT_APPLICABLE" and "Assumption E" in d.reasons[0]
+
+
+def test_eps_above_kappa_is_not_applicable():
+    with working_precision(30) as prec:
+        d = T.evaluate(s2s_labels(), prec, alpha=((0, 2, 1),), eps="2", figure=False).decision()
+    assert d.verdict == "NOT_APPLICABLE" and "ε small" in d.reasons[0]
+
+
+def test_gmm_target_is_violated():
+    """Test-only altered target: the local path of α = (0, 2, 1) measured against the GMM W^mm (opt = (0, 1, 1)).
+    The two SVM solutions are not parallel (exact), so the distance cannot vanish: a plateau → VIOLATED."""
+    a = satt_svm(s2s_labels(), ((0, 2, 1),), False, dps=30).solution
+    b = satt_svm(s2s_labels(), ((0, 1, 1),), False, dps=30).solution
+    assert any(x * w != y * z for x, y in zip(a, b) for z, w in zip(a, b))
+    with working_precision(30) as prec:
+        out = T.evaluate(s2s_labels(), prec, alpha=((0, 2, 1),), factors=FACTORS, target="gmm", figure=False)
+    d = out.decision()
+    assert d.verdict == "VIOLATED" and "GMM" in d.reasons[0]
