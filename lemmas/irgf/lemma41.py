@@ -40,7 +40,6 @@ from verify.models.attention import LinearLogitModel
 from verify.numbers.precision import Precision, to_arb
 
 TIMES = ("1/2", "1", "2", "4")
-OMEGA_A1 = ("7/10", "13/10", "2/5", "1")
 
 
 def inits(d: int, seed: int = 0):
@@ -53,7 +52,7 @@ def inits(d: int, seed: int = 0):
     em = [-1 if j % 3 == 0 else 1 for j in range(d)]
     wp = [e * (a + b) / s2 for e, a, b in zip(ep, xk, xq)]
     wm = [e * (a - b) / s2 for e, a, b in zip(em, xk, xq)]
-    om = [to_arb(Fraction(OMEGA_A1[j % len(OMEGA_A1)])) for j in range(d)]
+    om = [to_arb(Fraction(irgf.OMEGA_A1[j % len(irgf.OMEGA_A1)])) for j in range(d)]
     return [
         ("generic init with sign flips", xk, xq, wp, wm),
         ("init (5): ξ_k = √2ω₀, ξ_q = 0, w₊ = w₋ = ω₀", [s2 * w for w in om], [arb(0)] * d, list(om), list(om)),
@@ -105,7 +104,7 @@ def evaluate(data, prec: Precision, break_init: bool = False, check_hypotheses: 
     note = f"flows (2) and (3) integrated independently (GBS, local tolerance 1e-{prec.dps + 3}; no rigorous bound)"
     out.add(*(t.evidence(note, enclosed=False) for t in (dev, field, drift)))
     out.cover(f"{len(runs)} initial conditions (a seeded generic one with sign flips, init (5) with ω₀ = "
-              f"({', '.join(OMEGA_A1[j % len(OMEGA_A1)] for j in range(data.d))})); t ∈ {{{', '.join(times)}}}")
+              f"({', '.join(irgf.OMEGA_A1[j % len(irgf.OMEGA_A1)] for j in range(data.d))})); t ∈ {{{', '.join(times)}}}")
     out.notes.append(f"GBS extrapolation at local tolerance 1e-{prec.dps + 3}: {steps} steps over {len(runs)} pairs "
                      f"of runs to t = {times[-1]}; evidence over t ≤ {times[-1]}")
     fig = irgf.figure("deviation", "Lemma 4.1: log10 ‖β(t) − w(t)‖∞ along the two flows", "t",

@@ -25,12 +25,9 @@ False cases (tests): the printed (18) → VIOLATED on D-T2 (G not symmetric); a 
 """
 from __future__ import annotations
 
-import math
 import random
-from contextlib import contextmanager
 from fractions import Fraction
 
-import flint
 from flint import arb, arb_mat
 
 from verify.claims import Claim, Outcome, register, steps
@@ -43,21 +40,17 @@ from verify.kit.probes import ProbeInequality, point_label
 from verify.models.attention import LinearLogitModel, features
 from verify.models.losses import get_loss
 from verify.numbers.linalg import norm_enclosure
-from verify.numbers.precision import Precision, to_arb
+from verify.numbers.precision import Precision, raised_precision, to_arb
 
 SCALES = ("0", "1", "10", "100", "1000")
 MAX_EXTRA_DIGITS = 5000  # beyond it a literal form is left as wide as it comes out (that point is undecided)
 
 
-@contextmanager
 def raised(dps: int, spread: float):
-    """flint at ``dps`` + spread/ln 10 + 10 digits (capped) for the literal, cancelling forms; restored after."""
-    old = flint.ctx.prec
-    flint.ctx.dps = dps + min(MAX_EXTRA_DIGITS, math.ceil(spread / math.log(10)) + 10)
-    try:
-        yield
-    finally:
-        flint.ctx.prec = old
+    """The working precision raised by the logit spread for the literal, cancelling forms (capped)."""
+    return raised_precision(dps, spread, MAX_EXTRA_DIGITS)
+
+
 KQ_SCALES = ("0", "1/2", "1", "3", "10")
 
 

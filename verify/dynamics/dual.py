@@ -663,3 +663,34 @@ def reparameterised_pair(grad, xk, xq, wp, wm, times, tol) -> tuple[list, int]:
         out.append(PairPoint(Fraction(t), _inf([a - b for a, b in zip(beta, w)]),
                              _inf([a - b for a, b in zip(bdot, wdot)]), drift))
     return out, st2["steps"] + st3["steps"]
+
+
+# ------------------------------------------------------------------------------------------------
+# irgf Lemma A.1 / conservation: the primal flow (2) with the dual integrals carried along
+# ------------------------------------------------------------------------------------------------
+def primal_with_duals(data: Dataset, xk, xq, times, tol, loss="exponential", max_steps: int = 5000):
+    """Integrate flow (2) ξ̇_k = −∇_βℒ ⊙ ξ_q, ξ̇_q = −∇_βℒ ⊙ ξ_k (β = ξ_k ⊙ ξ_q) from any start (ξ_k, ξ_q),
+    jointly with the dual integrals φ_il(t) = (2/n) ∫_0^t ℓ'(Φ_i) c_il dτ (= −(2/n)∫ ℓ_i (Σ(g_i)γ_i)_l dτ for the
+    exponential loss; l ≠ opt(i), in the order of ``DualDiagSystem.pairs``), with ``gbs_integrate`` at local
+    tolerance ``tol``. The field is the engine's model (``verify.models.attention``), not Lemma A.1's closed form,
+    so the closed form can be checked against it. Returns ([(ξ_k, ξ_q, φ) at each of ``times``], stats, pairs);
+    the values carry the integrator's truncation error (no rigorous bound)."""
+    from verify.models.attention import LinearLogitModel
+
+    model = LinearLogitModel.from_dataset(data, "diag", loss)
+    d, n = data.d, data.n
+    opt = [o[0] for o in data.optimal_tokens()]
+    pairs = [(i, l) for i in range(n) for l in range(data.T) if l != opt[i]]
+    two_n = arb(2) / n
+
+    def f(y):
+        k, q = y[:d], y[d:2 * d]
+        beta = [a * b for a, b in zip(k, q)]
+        states = model.states(beta)
+        g = model.grad(beta, states)
+        dphi = [two_n * model.loss.d1(states[i].phi) * states[i].c[l] for i, l in pairs]
+        return [_mid(-gj * b) for gj, b in zip(g, q)] + [_mid(-gj * a) for gj, a in zip(g, k)] + [_mid(x) for x in dphi]
+
+    y0 = [to_arb(x) if not isinstance(x, arb) else x for x in list(xk) + list(xq)] + [arb(0)] * len(pairs)
+    ys, stats = gbs_integrate(f, y0, times, tol, max_steps=max_steps)
+    return [(y[:d], y[d:2 * d], y[2 * d:]) for y in ys], stats, pairs

@@ -96,17 +96,17 @@ _ARB_COMPILED: dict = {}
 
 def symbolic_grad_arb(T: int, D: int, loss: str = "logistic", param: str = "W", m: int | None = None):
     """f(F, γ, θ) → the per-sequence gradient of ℓ(γᵀS(Fθ)) (θ = vec W, or (vec K, vec Q) for
-    ``param="KQ"``), from ``verify.models.symbolic.derive`` (sympy.diff of the literal definition) and
-    lambdified onto arb: every operation of the naive expression is a ball operation, so the value is an
-    enclosure (wide where the naive expression cancels; the caller raises the precision by the logit
-    spread). Cached per (T, D, loss, param, m)."""
+    ``param="KQ"``, or (k, q) with β = k ⊙ q for ``param="diag_kq"``), from ``verify.models.symbolic.derive``
+    (sympy.diff of the literal definition) and lambdified onto arb: every operation of the naive expression is
+    a ball operation, so the value is an enclosure (wide where the naive expression cancels; the caller raises
+    the precision by the logit spread). Cached per (T, D, loss, param, m)."""
     import sympy
 
     from verify.models.symbolic import derive
 
     key = (T, D, loss, param, m)
     if key not in _ARB_COMPILED:
-        F, g, params, L = derive(T, D, loss, "KQ" if param == "KQ" else "linear", m)
+        F, g, params, L = derive(T, D, loss, param if param in ("KQ", "diag_kq") else "linear", m)
         grad = [sympy.diff(L, x) for x in params]
         _ARB_COMPILED[key] = sympy.lambdify([F, g, params], grad, modules=[_ARB_NAMESPACE, "mpmath"], cse=True)
     return _ARB_COMPILED[key]

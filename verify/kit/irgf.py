@@ -29,7 +29,7 @@ from verify.claims import Evidence, Figure, Hypothesis
 from verify.claims.registry import Parameter
 from verify.data.dataset import Dataset
 from verify.kit.assumptions import svm_feasible
-from verify.numbers.precision import log10_abs, to_arb
+from verify.numbers.precision import log10_abs, raised_precision, to_arb
 
 A1, A2, A3, INIT5, DIAGSEP = "A1", "A2", "A3", "init5", "diagsep"
 NAMES = {
@@ -132,6 +132,42 @@ def init5(omega0, d: int) -> tuple[bool, str]:
     if zeros:
         return False, f"ω₀ = {shown} has ω₀,j = 0 at j = {zeros} (those coordinates never move)"
     return True, f"ξ_k(0) = √2·ω₀, ξ_q(0) = 0 with ω₀ = {shown} (all entries ≠ 0)"
+
+
+def start5(d: int, omega0=None, start=None):
+    """The start of the diagonal flow for a claim about init (5), with the hypothesis decided on it.
+
+    ``start`` = (ξ_k(0), ξ_q(0)) exact rationals: (5) holds iff ξ_k ⊙ ξ_q = 0 and every ξ_k,j² + ξ_q,j² ≠ 0 (exact),
+    and then ω₀² := (ξ_k² + ξ_q²)/2 (rational). Otherwise ω₀ (default (7/10, 13/10, 2/5, 1, …)) and the start
+    mixes which factor vanishes and its sign: ξ_k,j = √2ω₀,j, ξ_q,j = 0 for even j, ξ_k,j = 0, ξ_q,j = −√2ω₀,j for
+    odd j (arb balls). Returns (ξ_k, ξ_q (arb lists), ω₀² (exact Fractions), Hypothesis, label)."""
+    if start is not None:
+        xk, xq = [Fraction(x) for x in start[0]], [Fraction(x) for x in start[1]]
+        if len(xk) != d or len(xq) != d:
+            from verify.errors import UsageError
+            raise UsageError(f"start: ξ_k(0) and ξ_q(0) need d = {d} entries each")
+        prod = [j for j in range(d) if xk[j] * xq[j] != 0]
+        zero = [j for j in range(d) if xk[j] == 0 and xq[j] == 0]
+        w2 = [(a * a + b * b) / 2 for a, b in zip(xk, xq)]
+        met = not prod and not zero
+        detail = ("ξ_k(0) ⊙ ξ_q(0) = 0 and every ω₀,j² = (ξ_k,j² + ξ_q,j²)/2 ≠ 0 (exact)" if met else
+                  (f"ξ_k,j(0)·ξ_q,j(0) ≠ 0 at j = {prod} (β(0) ≠ 0)" if prod else "")
+                  + ("; " if prod and zero else "") + (f"ξ_k,j(0) = ξ_q,j(0) = 0 at j = {zero} (ω₀,j = 0)" if zero else ""))
+        label = f"start ξ_k(0) = ({', '.join(map(str, xk))}), ξ_q(0) = ({', '.join(map(str, xq))})"
+        return ([to_arb(x) for x in xk], [to_arb(x) for x in xq], w2, Hypothesis(f"{NAMES[INIT5]} for the {label}",
+                                                                                 met, detail), label)
+    om = [Fraction(w) for w in (omega0 or [OMEGA_A1[j % len(OMEGA_A1)] for j in range(d)])]
+    ok, detail = init5(om, d)
+    s2 = arb(2).sqrt()
+    xk = [s2 * to_arb(w) if j % 2 == 0 else arb(0) for j, w in enumerate(om)]
+    xq = [arb(0) if j % 2 == 0 else -s2 * to_arb(w) for j, w in enumerate(om)]
+    label = f"init (5) with ω₀ = ({', '.join(map(str, om))}) (ξ_k = √2ω₀ at even j, ξ_q = −√2ω₀ at odd j)"
+    return xk, xq, [w * w for w in om], Hypothesis(NAMES[INIT5], ok, detail.replace("ξ_k(0) = √2·ω₀, ξ_q(0) = 0",
+                                                                                    "one factor √2ω₀, the other 0")), label
+
+
+#: the ω₀ of the Lemma A.1 / conservation runs (the spec's §4 observation used these values)
+OMEGA_A1 = ("7/10", "13/10", "2/5", "1")
 
 
 def diagsep(data: Dataset, dps: int = 60) -> tuple[bool | None, str, object]:
@@ -296,6 +332,14 @@ def ruled(quantity: str, value, decision, note: str = "") -> Evidence:
     ``enclosed=False``); the rule's detail goes into the note (it is the witness of a failure)."""
     return Evidence(quantity, value, rule=decision, enclosed=False,
                     note=(note + "; " if note else "") + decision.detail)
+
+
+MAX_EXTRA_DIGITS = 6000  # beyond it a cancelling evaluation is left as wide as it comes out (undecided)
+
+
+def raised(dps: int, lost: float):
+    """``verify.numbers.precision.raised_precision`` with irgf's cap (MAX_EXTRA_DIGITS)."""
+    return raised_precision(dps, lost, MAX_EXTRA_DIGITS)
 
 
 # ----- plotting helpers (floats for figures only) ----------------------------------------------

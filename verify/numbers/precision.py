@@ -93,6 +93,21 @@ def working_precision(dps: int, guard: int = DEFAULT_GUARD):
         mpmath.mp.prec = old_mp
 
 
+@contextlib.contextmanager
+def raised_precision(dps: int, lost: float, cap: int = 6000):
+    """flint and mpmath at ``dps`` + DEFAULT_GUARD + ⌈lost/ln 10⌉ + 10 digits (at most ``cap`` more) for a block
+    whose evaluation cancels about e^{−lost} in relative terms (a literal, naive form at a saturated softmax; a bound
+    tight to 1 − σ ≈ e^{−lost}); restored after. Beyond ``cap`` the block's balls come out as wide as they are
+    (undecided, never wrong). Build models inside the block: their cached balls carry the precision made at."""
+    old, old_mp = flint.ctx.prec, mpmath.mp.prec
+    flint.ctx.dps = dps + DEFAULT_GUARD + min(cap, math.ceil(max(0.0, lost) / math.log(10)) + 10)
+    mpmath.mp.prec = flint.ctx.prec
+    try:
+        yield
+    finally:
+        flint.ctx.prec, mpmath.mp.prec = old, old_mp
+
+
 def to_arb(x) -> arb:
     """Exact conversion of a Fraction/int/fmpq to an arb ball at the current precision."""
     if isinstance(x, arb):
