@@ -39,6 +39,7 @@ from verify.claims.registry import Parameter
 from verify.data import tfsvm as D
 from verify.dynamics import regularization_path
 from verify.kit.assumptions import assumption_a, svm_feasible
+from verify.kit.paths import require_path_optimal
 from verify.models.attention import one_minus_corr
 from verify.numbers.precision import Precision, log10_abs, to_arb
 from verify.svm import solve_svm
@@ -65,23 +66,7 @@ def hypotheses(data, prec: Precision):
 def _path(out, data, param, radii, prec, starts, seed):
     """The regularisation path, with the optimisation check as a requirement of the check."""
     rp = regularization_path(data, param, radii, dps=prec.dps, starts=starts, seed=seed)
-    # no worse than the candidate: certainly ≤, or equal to it to the working precision (the optimum is the
-    # candidate itself, e.g. D-NUC); certainly worse beyond that is an optimisation failure
-    def no_worse(p):
-        if p.certified_le_candidate is not None or p.candidate_excess is None:
-            return p.certified_le_candidate
-        gap = p.excess - p.candidate_excess
-        return True if gap <= prec.tolerance * p.candidate_excess else False if gap > 0 else None
-
-    worse = [p for p in rp.points if no_worse(p) is False]
-    unsure = [p for p in rp.points if no_worse(p) is None]
-    what = "‖W‖_F = R" if param == "W" else "‖K‖² + ‖Q‖² = 2R"
-    out.require(f"({param}) the sphere search on {what} found L ≤ L(candidate SVM direction) at every R", (
-        False if worse else None if unsure else True), (
-        f"optimisation failure at R = {', '.join(str(float(p.R.mid())) for p in worse)}" if worse else
-        f"undecided at R = {', '.join(str(float(p.R.mid())) for p in unsure)}" if unsure else
-        f"at all {len(rp.points)} radii ({rp.points[0].starts} starts each): certainly ≤ in arb, or equal to "
-        "10^-dps relative"))
+    require_path_optimal(out, rp, param, prec.tolerance)
     return rp
 
 

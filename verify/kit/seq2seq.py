@@ -20,6 +20,7 @@ from verify.claims.registry import Parameter
 from verify.dynamics import regularization_path
 from verify.dynamics.parameterization import make_parameterization
 from verify.geometry.separating_cone import assumption_e
+from verify.kit.paths import require_path_optimal
 from verify.numbers.precision import to_arb
 from verify.svm.distance import distance_to_solution_set
 
@@ -50,21 +51,7 @@ def global_path(out, data, param: str, radii, prec, starts: int = 2, seed: int =
     search's optimisation check as a requirement of the check."""
     par = make_parameterization(data, param, "logistic", attention=attention_for(data))
     rp = regularization_path(par, param, radii, dps=prec.dps, starts=starts, seed=seed)
-
-    def no_worse(p):
-        if p.certified_le_candidate is not None or p.candidate_excess is None:
-            return p.certified_le_candidate
-        gap = p.excess - p.candidate_excess
-        return True if gap <= prec.tolerance * p.candidate_excess else False if gap > 0 else None
-
-    worse = [p for p in rp.points if no_worse(p) is False]
-    unsure = [p for p in rp.points if no_worse(p) is None]
-    what = "‖W‖_F = R" if param == "W" else "‖K‖² + ‖Q‖² = 2R"
-    out.require(f"({param}) the sphere search on {what} found L_seq ≤ L_seq(candidate SAtt-SVM direction) at every R", (
-        False if worse else None if unsure else True), (
-        f"optimisation failure at R = {', '.join(str(float(p.R.mid())) for p in worse)}" if worse else
-        f"undecided at R = {', '.join(str(float(p.R.mid())) for p in unsure)}" if unsure else
-        f"at all {len(rp.points)} radii ({rp.points[0].starts} starts each)"))
+    require_path_optimal(out, rp, param, prec.tolerance, "L_seq")
     return par, rp
 
 
