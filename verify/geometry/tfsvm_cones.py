@@ -204,7 +204,10 @@ def cone_directions(rows, q, mu, theta: arb, probes, shrink=SHRINK):
 
 
 def at_norm(direction, R: arb) -> tuple:
-    """c·direction with c rational and ‖c·direction‖_F ≥ R certified (c rounded up to 10 significant digits)."""
+    """c·direction with c rational and ‖c·direction‖_F ≥ R certified (c rounded up to 10 significant digits). R not
+    certainly > 0 (e.g. Lemma 10's R_π = δ⁻¹Θ⁻¹log(2M̄T/π) for π ≥ 2M̄T: every W qualifies): norm ≥ 1."""
+    if not R > 0:
+        R = arb(1)
     d = [Fraction(x) for x in direction]
     nrm = sqrt_ball(_fdot(d, d))
     cf = float_or_none((R / nrm).upper())
