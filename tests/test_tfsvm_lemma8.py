@@ -4,8 +4,10 @@ f = (L/2)‖w‖² at η = 2/L under the printed hypothesis is VIOLATED (exact: 
 VIOLATED on the one-token dataset."""
 from fractions import Fraction
 
+import verify
 from lemmas.tfsvm import lemma8 as M
 from verify.claims import run_claim
+from verify.data import Dataset
 from verify.data import tfsvm as D
 from verify.numbers.precision import to_arb, working_precision
 
@@ -50,3 +52,18 @@ def test_huge_step_on_data_is_violated_without_the_hypothesis():
     with working_precision(20) as prec:
         out = M.evaluate(D.lemma4_spec(), prec, factor=400, require_step=False, steps=3, starts=[[0]])
     assert out.decide() == "VIOLATED" and "k = 0" in next(e for e in out.evidence if e.coverage).coverage.first_violation
+
+
+def test_a_gradient_that_grows_before_it_decays_is_no_refutation():
+    """X = [[[14/3], [0]]], Y = −1: under the loose L_W ≈ 9222 the step η = 1/L_W is tiny and from W(0) = 2/5 the
+    gradient norm grows for thousands of steps (the softmax saturates slowly). Every step's descent is certified,
+    so Σ‖∇L‖² is bounded and ‖∇L‖ cannot stay away from 0: the plateau rule must not answer VIOLATED. The run is
+    continued to 10·steps, then the item is left undecided (INCONCLUSIVE, range too short)."""
+    data = Dataset.make(X=[[["14/3"], [0]]], Y=[-1], v=[1], name="slow-saturation")
+    v = verify.check("tfsvm.lemma8", data, precision=30)
+    assert v.verdict == "INCONCLUSIVE"
+    assert any("does not refute" in (e.note or "") for e in v.evidence)
+    decay = [e for e in v.evidence if "→ 0, W(0) = (2/5)" in e.quantity]
+    assert len(decay) == 1 and decay[0].quantity.endswith("4800, 6000)")  # continued to 10 × 600 steps
+    descent = [e for e in v.evidence if "at every step" in e.quantity]
+    assert descent and all(e.decide() is True for e in descent)
