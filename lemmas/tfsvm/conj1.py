@@ -46,6 +46,7 @@ from flint import arb
 from verify.claims import Claim, Evidence, Figure, Hypothesis, Outcome, Series, register, rules
 from verify.claims.registry import Parameter
 from verify.data.dataset import Dataset
+from verify.data.tfsvm import unit_vector
 from verify.dynamics.heads import head_normalized_gd
 from verify.errors import DataError
 from verify.models.attention import corr, features, norm2
@@ -65,29 +66,14 @@ SEEDS = {4: 6, 6: 4, 8: 18}
 
 
 # ----- the trial generator (the authors' data_generator, mode 'relu', in exact rationals) ---------------------
-def _sphere(rng: random.Random, k: int, den: int = 64) -> list[Fraction]:
-    """An exact rational unit vector near a uniform sample: Gaussian direction → its stereographic preimage rounded
-    to 1/den → back to the sphere exactly (x = (2y, ‖y‖² − 1)/(‖y‖² + 1))."""
-    g = [rng.gauss(0, 1) for _ in range(k)]
-    nr = math.sqrt(sum(a * a for a in g))
-    x = [a / nr for a in g]
-    if x[-1] > 0:  # project from the pole the sample is far from
-        y = [Fraction(round(a / (1 + x[-1]) * den), den) for a in x[:-1]]
-        q = sum((a * a for a in y), Fraction(0))
-        return [2 * a / (q + 1) for a in y] + [(1 - q) / (q + 1)]
-    y = [Fraction(round(a / (1 - x[-1]) * den), den) for a in x[:-1]]
-    q = sum((a * a for a in y), Fraction(0))
-    return [2 * a / (q + 1) for a in y] + [(q - 1) / (q + 1)]
-
-
 def trial(d: int, seed: int) -> Dataset | None:
     """The protocol's trial ``seed`` at dimension d (None when its labels are all +1: the protocol skips it)."""
     rng = random.Random(f"tfsvm.conj1/{d}/{seed}")
-    Vf = _sphere(rng, d * d)
+    Vf = unit_vector(rng, d * d)
     V = [Vf[a * d:(a + 1) * d] for a in range(d)]
-    X = [[_sphere(rng, d) for _ in range(T)] for _ in range(N)]
+    X = [[unit_vector(rng, d) for _ in range(T)] for _ in range(N)]
     Y = [1 if rng.gauss(0, 1) > 0 else -1 for _ in range(N)]
-    Z = [_sphere(rng, d) for _ in range(N)]
+    Z = [unit_vector(rng, d) for _ in range(N)]
     if -1 not in Y:
         return None
     b = Fraction(round(1000 / math.sqrt(d)), 1000)  # nn.Linear's init bound 1/√d

@@ -5,6 +5,10 @@ unless stated; without them the engine uses the first token (self-attention).
 """
 from __future__ import annotations
 
+import math
+import random
+from fractions import Fraction
+
 from verify.data.dataset import Dataset
 
 
@@ -167,3 +171,45 @@ def thm3_cancelling() -> Dataset:
     both mean scores are 1, so ∇L(0) = (1/4)ℓ'(1)[(1·2 − 1·0)·1 + (2·3 − 2·(−1))·(−1/4)] = 0 exactly although the
     sequences differ (unlike D-STAT's two copies)."""
     return Dataset.make(X=[[[2], [0]], [[3], [-1]]], Y=[1, 1], v=[1], z=[[1], ["-1/4"]], name="tfsvm-thm3-cancelling")
+
+
+def conj2_trial(seed: int, n: int = 3, T: int = 3, d: int = 4) -> Dataset:
+    """A seeded trial of tfsvm Conjecture 2 (the spec's protocol: n = T = 3, d = 4, cross-attention): tokens, queries
+    and v with entries in {−2, −7/4, …, 2} (multiples of 1/4), labels ±1. Whether B.1 and D hold is decided by the
+    claim (most seeds fail B.1: of seeds 0–199, 21 meet it and 7 of those meet D as well: 31, 94, 101, 119, 141, 173,
+    176)."""
+    rng = random.Random(f"tfsvm.conj2/{n}/{T}/{d}/{seed}")
+
+    def e():
+        return Fraction(rng.randint(-8, 8), 4)
+    X = [[[e() for _ in range(d)] for _ in range(T)] for _ in range(n)]
+    z = [[e() for _ in range(d)] for _ in range(n)]
+    v = [e() for _ in range(d)]
+    if not any(v):
+        v[0] = Fraction(1)
+    Y = [rng.choice((-1, 1)) for _ in range(n)]
+    return Dataset.make(X=X, Y=Y, v=v, z=z, name=f"tfsvm-conj2-n{n}T{T}d{d}-seed{seed}")
+
+
+def unit_vector(rng: random.Random, k: int, den: int = 64) -> list[Fraction]:
+    """An exact rational unit vector near a uniform sample on the sphere: a Gaussian direction, its stereographic
+    preimage (from the pole it is far from) rounded to 1/den, mapped back exactly: x = (2y, ±(1 − ‖y‖²))/(‖y‖² + 1)."""
+    g = [rng.gauss(0, 1) for _ in range(k)]
+    nr = math.sqrt(sum(a * a for a in g)) or 1.0
+    x = [a / nr for a in g]
+    sign = 1 if x[-1] > 0 else -1
+    y = [Fraction(round(a / (1 + sign * x[-1]) * den), den) for a in x[:-1]]
+    q = sum((a * a for a in y), Fraction(0))
+    return [2 * a / (q + 1) for a in y] + [sign * (1 - q) / (q + 1)]
+
+
+def kq_trial(seed: int, n: int = 3, T: int = 4, d: int = 4) -> Dataset:
+    """A seeded trial of the (K, Q)-GD experiment (v1 Fig. 7/10; the authors' ``local_converge.ipynb``
+    ``data_generator``): v, tokens x_it and queries z_i on the unit sphere (exact rationals, ``unit_vector``),
+    labels ±1 at random, cross-attention."""
+    rng = random.Random(f"tfsvm.kq/{n}/{T}/{d}/{seed}")
+    v = unit_vector(rng, d)
+    Y = [1 if rng.gauss(0, 1) > 0 else -1 for _ in range(n)]
+    X = [[unit_vector(rng, d) for _ in range(T)] for _ in range(n)]
+    z = [unit_vector(rng, d) for _ in range(n)]
+    return Dataset.make(X=X, Y=Y, v=v, z=z, name=f"tfsvm-kq-n{n}T{T}d{d}-seed{seed}")
