@@ -18,6 +18,8 @@ the scores γ_il = y_i vᵀx_il matter (softmax is shift-invariant).
   ∇_βℒ(0) = 0 exactly (the hidden hypothesis ``irgf.hyp.diagsep`` fails).
 * ``D-FACE``   n = 1, L = 2, B = (1,1,0): the optimal face {β ≥ 0, β₁ + β₂ = 1, β₃ = 0}.
 * ``D-A4``     Assumptions 2–4 (general weights, Theorem 5.1), d = d_e = 3, c = 1/6.
+* ``D-A4-SHIFT`` D-A4 with one non-optimal token shifted by 0.5·e₃: Assumption 4(iii) fails (2 and 3 hold).
+* ``random_a4_dataset`` seeded exact data meeting Assumptions 2 and 4 (rational orthogonal bases, Cayley).
 
 Queries z_i are given explicitly (the paper's model has a separate query; the default "first
 token" of the dataset JSON is not used here).
@@ -90,6 +92,69 @@ def d_a4(v=(3, 4, 0)) -> Dataset:
     return Dataset.make(X=X, Y=[1, -1], v=list(v), z=[["1.5", 0, 0], [0, "-0.8", 0]], name=name)
 
 
+def d_a4_shift() -> Dataset:
+    """D-A4 with sequence 1's first non-optimal token shifted by 0.5·e₃: Assumption 4(iii) fails (the pair no longer
+    sums to 2c·x_opt), Assumptions 2 and 3 still hold (v₃ = 0). (The spec's false case shifts by 0.5·e₂, which also
+    changes that token's score and so breaks Assumption 2 as well.)"""
+    c = Fraction(1, 6)
+    X = [
+        [[2, 0, 0], [2 * c, 0, "1.2"], [2 * c, 0, "-0.7"]],
+        [[0, "-1.5", 0], [0, Fraction(-3, 2) * c, "0.4"], [0, Fraction(-3, 2) * c, "-0.4"]],
+    ]
+    return Dataset.make(X=X, Y=[1, -1], v=[3, 4, 0], z=[["1.5", 0, 0], [0, "-0.8", 0]], name="D-A4-SHIFT")
+
+
+def rational_orthogonal(m: int, seed: int = 0) -> list:
+    """A rational orthogonal m × m matrix (rows of Fractions): the Cayley transform (I − S)(I + S)⁻¹ of a skew S with
+    seeded entries in {−3/4, …, 3/4} (I + S is invertible for every skew S, and the transform is exactly orthogonal)."""
+    from flint import fmpq, fmpq_mat
+
+    rng = random.Random(seed)
+    S = [[Fraction(0)] * m for _ in range(m)]
+    for a in range(m):
+        for b in range(a + 1, m):
+            S[a][b] = Fraction(rng.randint(-3, 3), 4)
+            S[b][a] = -S[a][b]
+    eye = fmpq_mat(m, m, [int(a == b) for a in range(m) for b in range(m)])
+    Sm = fmpq_mat(m, m, [fmpq(x.numerator, x.denominator) for row in S for x in row])
+    V = (eye - Sm) * (eye + Sm).inv()
+    return [[Fraction(int(V[a, b].p), int(V[a, b].q)) for b in range(m)] for a in range(m)]
+
+
+def random_a4_dataset(n=2, L=3, d=4, seed=0, name=None) -> Dataset:
+    """Seeded exact data meeting Assumptions 2 and 4 (general weights, Theorem 5.1): U = ``rational_orthogonal(d,
+    seed)``; x_{i,opt} = a_i u_i, z_i = ±b_i u_i (query ∥ optimal token, (ii)); the L − 1 non-optimal tokens in pairs
+    c_i x_opt ± r (one c_i ∈ [−1/2, 1/2] per sequence: equal non-optimal scores), r ⊥ x_opt and r ⊥ v (so the pair's
+    scores are equal), r drawn in span{u_j : j ≠ i} then made orthogonal to v exactly; y_i = sign(vᵀx_opt)."""
+    if L % 2 == 0 or n > d or d < 3:
+        raise ValueError("random_a4_dataset needs L odd, n ≤ d and d ≥ 3")
+    rng = random.Random(seed)
+    U = rational_orthogonal(d, seed)
+    col = [[U[a][j] for a in range(d)] for j in range(d)]
+    dot = lambda p, q: sum((x * y for x, y in zip(p, q)), Fraction(0))  # noqa: E731
+    v = [Fraction(rng.choice([k for k in range(-4, 5) if k])) for _ in range(d)]
+    while any(dot(v, col[i]) == 0 for i in range(n)):
+        v = [x + 1 for x in v]
+    X, Y, Z = [], [], []
+    for i in range(n):
+        a, b = Fraction(rng.randint(4, 12), 4), Fraction(rng.randint(2, 8), 4)
+        xo = [a * x for x in col[i]]
+        y = 1 if dot(v, xo) > 0 else -1
+        vp = [p - dot(v, col[i]) * q for p, q in zip(v, col[i])]  # v − (vᵀu_i)u_i ⊥ u_i
+        c = Fraction(rng.randint(-2, 2), 4)
+        seq = [xo]
+        for _ in range((L - 1) // 2):
+            co = [Fraction(rng.randint(-3, 3), 2) if j != i else Fraction(0) for j in range(d)]
+            r0 = [sum((co[j] * col[j][k] for j in range(d)), Fraction(0)) for k in range(d)]
+            r = [p - dot(r0, vp) / dot(vp, vp) * q for p, q in zip(r0, vp)] if any(vp) else r0
+            seq += [[c * p + q for p, q in zip(xo, r)], [c * p - q for p, q in zip(xo, r)]]
+        X.append(seq)
+        Y.append(y)
+        sz = 1 if rng.random() < 0.5 else -1
+        Z.append([sz * b * x for x in col[i]])
+    return Dataset.make(X=X, Y=Y, v=v, z=Z, name=name or f"irgf-a4-n{n}L{L}d{d}-s{seed}")
+
+
 IRGF_DATASETS = {
     "D-SEED0": d_seed0,
     "D-TRAP": d_trap,
@@ -97,6 +162,7 @@ IRGF_DATASETS = {
     "D-DIAGINF": d_diaginf,
     "D-FACE": d_face,
     "D-A4": d_a4,
+    "D-A4-SHIFT": d_a4_shift,
 }
 
 

@@ -39,6 +39,12 @@ NAMES = {
     INIT5: "init (5) (irgf.eq5): β(0) = 0 with every ω₀,j ≠ 0",
     DIAGSEP: "irgf.hyp.diagsep: (ℓ1-SVM) feasible — diagonal separability (used by the proofs, not stated)",
 }
+# general (K, Q) (§5): Assumption 4 and the alignment of Definition 5.1 (``assumption4`` here, the alignment's
+# exact test and everything built on the bases in ``verify.kit.irgf_kq``)
+A4, ALIGN = "A4", "align"
+NAMES[A4] = ("Assumption 4 (irgf.asm4): (i) orthogonal optimal tokens and queries, (ii) query ∥ optimal token, "
+             "(iii) non-optimal tokens in pairs c·x_opt ± r, r ⊥ x_opt, c ∈ [−1, 1)")
+NAMES[ALIGN] = "alignment (irgf.def51): K(0) = U_K Λ_K Vᵀ, Q(0) = U_Q Λ_Q Vᵀ (diagonal Λ, the data's bases (7))"
 
 _SVM_CACHE: dict = {}
 
@@ -86,6 +92,63 @@ def assumption2(data: Dataset) -> tuple[bool, str]:
         i = bad[0]
         return False, f"sequence {i} has scores {[str(x) for x in data.scores[i]]} (non-optimal scores differ or tie)"
     return True, "non-optimal scores equal in every sequence (exact)"
+
+
+def _dot(a, b) -> Fraction:
+    return sum((x * y for x, y in zip(a, b)), Fraction(0))
+
+
+def assumption4(data: Dataset) -> tuple[bool, str, dict | None]:
+    """Assumption 4, decided exactly on the rational data: (i) x_{i,opt}ᵀx_{j,opt} = 0 and z_iᵀz_j = 0 (i ≠ j);
+    (ii) ⟨x_{i,opt}, z_i⟩² = ‖x_{i,opt}‖²‖z_i‖² ≠ 0; (iii) L odd and the non-optimal tokens of each sequence
+    matched in pairs with x_a + x_b = 2c·x_opt and x_optᵀ(x_a − x_b) = 0, c ∈ [−1, 1) (c = x_optᵀx_a/‖x_opt‖² is
+    forced, so is the partner 2c·x_opt − x_a: a greedy matching decides). Returns (met, detail, info) with info =
+    {opt, xo, z, ok_i, ok_ii, pairs} (pairs: per sequence [(a, b, c)], None when (iii) fails); info None when
+    an optimal token is tied."""
+    opts = data.optimal_tokens()
+    if any(len(o) != 1 for o in opts):
+        return False, "some sequence has tied optimal tokens", None
+    opt = [o[0] for o in opts]
+    xo = [list(data.X[i][opt[i]]) for i in range(data.n)]
+    Z = [list(z) for z in data.queries()]
+    n, T = data.n, data.T
+    bad_i = [(i, j) for i in range(n) for j in range(i + 1, n) if _dot(xo[i], xo[j]) != 0 or _dot(Z[i], Z[j]) != 0]
+    bad_ii = [i for i in range(n) if _dot(xo[i], Z[i]) == 0
+              or _dot(xo[i], Z[i]) ** 2 != _dot(xo[i], xo[i]) * _dot(Z[i], Z[i])]
+    pairs, bad_iii = [], None
+    for i in range(n):
+        rest, seq, nx = [t for t in range(T) if t != opt[i]], data.X[i], _dot(xo[i], xo[i])
+        if T % 2 == 0:
+            bad_iii = f"L = {T} is even: the {T - 1} non-optimal tokens cannot be paired"
+            break
+        if nx == 0:
+            bad_iii = f"sequence {i}: x_opt = 0"
+            break
+        got = []
+        while rest and bad_iii is None:
+            a = rest.pop(0)
+            c = _dot(xo[i], seq[a]) / nx
+            want = [2 * c * p - q for p, q in zip(xo[i], seq[a])]
+            b = next((t for t in rest if list(seq[t]) == want), None)
+            if b is None:
+                bad_iii = f"sequence {i}: token {a} has no partner 2c·x_opt − x_{a} (c = {_short(c)}) among the others"
+            elif not -1 <= c < 1:
+                bad_iii = f"sequence {i}: pair ({a}, {b}) has c = {c} ∉ [−1, 1)"
+            else:
+                rest.remove(b)
+                got.append((a, b, c))
+        if bad_iii is not None:
+            break
+        pairs.append(got)
+    info = {"opt": opt, "xo": xo, "z": Z, "ok_i": not bad_i, "ok_ii": not bad_ii,
+            "pairs": pairs if bad_iii is None else None}
+    fails = ([f"(i) fails for sequences {bad_i[0]}"] if bad_i else []) + \
+            ([f"(ii) fails for sequence {bad_ii[0]} (z not parallel to x_opt)"] if bad_ii else []) + \
+            ([f"(iii) fails: {bad_iii}"] if bad_iii else [])
+    if fails:
+        return False, "; ".join(fails) + " (exact)", info
+    cs = "; ".join(f"seq {i}: " + ", ".join(f"({a},{b}) c = {c}" for a, b, c in p) for i, p in enumerate(pairs))
+    return True, f"(i)–(iii) hold exactly; pairs {cs}", info
 
 
 def initial_loss_and_bound(data: Dataset):
