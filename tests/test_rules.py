@@ -157,3 +157,13 @@ def test_correlates_on_both_sides_of_the_papers_threshold():
         assert rules.correlates(arb("0.9899")).holds is False
         assert rules.correlates(Fraction(99, 100)).holds is False  # "more than 0.99"
         assert rules.correlates(arb("0.99 +/- 0.001")).holds is None
+
+
+def test_rule_stays_away_both_sides():
+    xs = [arb(x) for x in (10, 100, 1000, 10000)]
+    flat = [arb("0.5"), arb("0.49"), arb("0.49"), arb("0.48")]
+    decay = [arb(10) ** -k for k in (1, 2, 3, 4)]
+    assert rules.stays_away(xs, flat).holds is True
+    assert rules.stays_away(xs, decay).holds is False
+    assert rules.stays_away(xs, [arb(0)] * 4, zero=Fraction(1, 10**20)).holds is False
+    assert rules.stays_away(xs[:2], flat[:2]).holds is None

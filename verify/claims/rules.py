@@ -118,6 +118,17 @@ def decays(xs, ys, expected=None, floor=0, tail: int = TAIL_POINTS, zero=None) -
     return Decision(None, name, detail + f"; {why}: range too short to decide")
 
 
+def stays_away(xs, ys, floor=0, tail: int = TAIL_POINTS, zero=None) -> Decision:
+    """y ↛ 0 along increasing x (a limit bounded away from 0, e.g. the distance of a path's direction to a
+    direction it must not converge to: mmts Theorems 4/7) — the mirror of ``decays`` with its thresholds: holds on a
+    plateau as ``decays`` defines it (fitted exponent < PLATEAU_EXPONENT over the last ``tail`` values and the last
+    kept ≥ PLATEAU_FRACTION of the tail's first), fails where ``decays`` holds (a power-law decay, or 0 to the
+    working precision), otherwise undecided."""
+    d = decays(xs, ys, floor=floor, tail=tail, zero=zero)
+    name = "stays away from 0 (a plateau, as in decays)"
+    return Decision(None if d.holds is None else not d.holds, name, d.detail)
+
+
 def diverges(xs, ys) -> Decision:
     """y → ∞ like a power of x (e.g. ‖β(t)‖ against ln t): the fitted exponent over all points is
     > DIVERGENCE_EXPONENT (holds) or < STALL_EXPONENT (fails: the norm stalls); else undecided."""
