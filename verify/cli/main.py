@@ -27,7 +27,9 @@ verbs:
           [--json] [--report DIR]           default datasets or on a dataset file
   all [--paper P] [--report DIR] [--jobs N] every claim; DIR/index.md links one page per claim
   svm --data F --kind p|W|KQ|diag|v|relaxed solve and certify one attention SVM on a dataset
-  flow --data F --param p|W|KQ|diag         gradient flow to an exact norm (--until-norm) or time (--until-logt)
+          |satt|satt-nuc|gen                (gen: --select "0,1;2" the selected sets, --s-star for W^fin)
+  flow --data F --param p|W|KQ|diag         gradient flow to an exact norm (--until-norm) or time (--until-logt);
+          [--method flow|gd|ngd]            --method gd|ngd [--eta X --eps X --steps K]: the papers' GD / normalised GD
   hunt <claim> --budget S                   adversarial search for a counterexample, shrunk and saved
 
 datasets: JSON {"X": n x T x d, "Y": [+-1]*n, "v": d, ...}; examples in examples/ (e.g. examples/mmts-fig1a.json)
