@@ -135,8 +135,12 @@ def diagonal_part(data, lam, index) -> fmpq_mat:
 def evaluate(data, prec: Precision, d_e: int | None = None, offdiag=0) -> Outcome:
     """``offdiag`` = ε ≠ 0 compares ‖Diag(β) + ε(𝟙𝟙ᵀ − I)‖_* with ‖β‖₁ (not diagonal: the false case)."""
     d_e = data.d if d_e is None else int(d_e)
+    tied = [i for i, o in enumerate(data.optimal_tokens()) if len(o) > 1]
     out = Outcome(hypotheses=[Hypothesis(f"d_e ≥ d (diagonal K = [Diag(ξ_k) 0] needs it): d_e = {d_e}, d = {data.d}",
-                                         d_e >= data.d)])
+                                         d_e >= data.d),
+                              Hypothesis("a unique optimal token in every sequence (the ℓ1- and nuclear SVMs of §4.1 "
+                                         "separate it)", not tied,
+                                         f"tied optimal tokens in sequence(s) {tied}" if tied else "")])
     if not out.applicable():
         return out
     res = irgf.l1_svm(data)

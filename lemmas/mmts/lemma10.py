@@ -53,7 +53,12 @@ def evaluate(data, prec: Precision, require_general_position: bool = True) -> Ou
         tally.add(Fraction(int(ns.realisable)), where)
         if ns.realisable and len(witnesses) < 3:
             witnesses.append(directional(data, ns.q))
-    out.add(tally.evidence(f"{tally.coverage.points} (σ, S) pairs decided exactly"))
+    rows = data.n * (data.T - 1)  # N(q) ⊆ {(i, t) : t ≠ σ_i}: at most n(T − 1) neighbours for every q
+    if rows <= d:  # no star has d + 1 rows: the bound holds for every q by counting, exactly
+        out.add(Evidence("|N(q)| ≤ n(T − 1) (a neighbour is a non-selected token) — no star has d + 1 rows", rows,
+                         "<=", d, note=f"n(T − 1) = {data.n}·{data.T - 1} = {rows} ≤ d = {d}: true for every q"))
+    else:
+        out.add(tally.evidence(f"{tally.coverage.points} (σ, S) pairs decided exactly"))
     for w in witnesses:
         out.add(Evidence(f"|N(q)| at the witness q ∝ ({', '.join(str(x) for x in w.q)})", len(w.neighbours), "<=", d,
                          note=w.describe() + " (Definition 3, recomputed exactly)"))
