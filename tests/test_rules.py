@@ -167,3 +167,27 @@ def test_rule_stays_away_both_sides():
     assert rules.stays_away(xs, decay).holds is False
     assert rules.stays_away(xs, [arb(0)] * 4, zero=Fraction(1, 10**20)).holds is False
     assert rules.stays_away(xs[:2], flat[:2]).holds is None
+
+
+def test_saturated_on_both_sides_of_the_off_mass_threshold():
+    """SATURATED_OFF_MASS = 1/10: at most a tenth of every row's attention off the selection."""
+    assert rules.SATURATED_OFF_MASS == Fraction(1, 10)
+    with working_precision(30):
+        assert rules.saturated([Fraction(99, 1000), arb("1e-10")]) is True        # just below it: saturated
+        assert rules.saturated([arb("0.0999"), arb("0.1001")]) is False           # one row above it
+        assert rules.saturated([Fraction(1, 2)]) is False                         # the linear regime, T = 2
+        assert rules.saturated([arb("0.1", "0.01")]) is None                      # a ball straddling it
+
+
+def test_in_regime_reads_a_trend_only_in_the_regime():
+    with working_precision(30):
+        flat = [arb("1.109")] * 4                                                  # a pre-asymptotic flat stretch
+        plateau = rules.decays(XS, flat)
+        assert plateau.holds is False
+        assert rules.in_regime(plateau, True, "x").holds is False                  # in the regime: a failure
+        off = rules.in_regime(plateau, False, "logits below ln(BT/c)")
+        assert off.holds is None and "logits below ln(BT/c)" in off.detail and "too short" in off.detail
+        assert rules.in_regime(plateau, None, "undecided").holds is None
+        decay = rules.decays(XS, power(2), expected=2)
+        assert rules.in_regime(decay, True, "x").holds is True
+        assert rules.in_regime(decay, False, "x").holds is None                    # a decay outside says nothing

@@ -61,3 +61,17 @@ def test_trial_data_on_the_unit_sphere():
     vecs = [x for seq in data.X for x in seq] + list(data.z) + [data.v]
     assert all(sum((a * a for a in x), F(0)) == 1 for x in vecs)
     assert set(data.Y) <= {1, -1} and not math.isnan(float(data.v[0]))
+
+
+def test_run_that_never_left_its_start_is_inconclusive():
+    """Tokens and query at 10⁻³: every logit is x_tᵀ(KQᵀ)z ≤ 10⁻⁶‖KQᵀ‖_F, so with T = 2 the attention stays ≈ 1/2 on
+    each token after 2000 steps (‖KQᵀ‖_F ≤ (0.1·2000 + 1)² ≈ 4·10⁴ bounds the logits by 0.04): the run never
+    saturates on α (off-mass ≥ e^−0.04/(1 + e^−0.04) > 1/10), so the flat distance is not read — INCONCLUSIVE
+    naming the saturation requirement, never VIOLATED."""
+    from verify.data.dataset import Dataset
+
+    data = Dataset.make(X=[[["1/1000", 0], [0, "1/1000"]]], z=[[0, "1/1000"]], Y=[1], v=[1, 0], name="kq-small")
+    with working_precision(30) as prec:
+        d = A.evaluate(data, prec).decision()
+    assert d.verdict == "INCONCLUSIVE", d
+    assert any("saturated on α" in str(r) for r in d.reasons) and not any("fails" in str(r) for r in d.reasons)

@@ -66,3 +66,15 @@ def test_gmm_target_is_violated():
         out = T.evaluate(s2s_labels(), prec, alpha=((0, 2, 1),), factors=FACTORS, target="gmm", figure=False)
     d = out.decision()
     assert d.verdict == "VIOLATED" and "GMM" in d.reasons[0]
+
+
+def test_small_scale_data_is_not_violated():
+    """The 10⁻³-scale hunt find (logits R·10⁻⁶): α = opt's ladder starts at R₀ = ‖W^mm‖·max(1, ln(B·T/c)) > 10⁵ (exact
+    below: ‖W^mm‖_F² > 10¹⁰), so the path is read in the regime: not VIOLATED."""
+    from tests.test_tfsvm_cor1 import small_causal
+
+    W = satt_svm(small_causal(), None, True, dps=30).solution
+    assert sum(x * x for x in W) > 10**10
+    with working_precision(30) as prec:
+        d = T.evaluate(small_causal(), prec, figure=False).decision()
+    assert d.verdict == "HOLDS" or (d.verdict == "INCONCLUSIVE" and "regime" in str(d.reasons)), d

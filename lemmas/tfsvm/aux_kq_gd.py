@@ -29,7 +29,13 @@ How it is decided (per run, ``verify.claims.rules``). The distance of KQᵀ/‖K
 fails it) for every run with m ≥ n; the m < n runs carry the same measurement as informative items. Shown: the
 paper's corr(KQᵀ, W^mm_⋆,α) (one solution), the final softmax mass on α. Hypotheses: Assumption A (logistic); a width
 m ≥ n among the widths run; Att-SVM⋆(α) feasible for each run's final selection (its verified certificate).
-Requirement: each run settled on α (s_{iα_i} > 1/2 at the end, certain).
+Requirements: each run settled on α (s_{iα_i} > 1/2 at the end, certain), and it had saturated on α by the rule's
+first point (k = iterations·/10 on the 1-2-5 ladder, k = 200 by default): every row's attention off α,
+Σ_{t≠α} s_it, at most ``rules.SATURATED_OFF_MASS`` = 1/10 (certain). Before that the run is in the linear regime
+(logits ≪ 1, the direction frozen near its start) and a flat distance says nothing of the limit: the plateau rule is
+then not read (``rules.in_regime``: undecided, INCONCLUSIVE naming the requirement), never VIOLATED. Example: tokens
+and query at 10⁻³ (X = [[(1/1000, 0), (0, 1/1000)]], z = (0, 1/1000)): logits ‖KQᵀ‖·10⁻⁶; at m = 1 ‖KQᵀ‖_F stays
+0.06, at m = 2 it grows to 4·10⁴ yet s_α = 0.514 at k = 2000 — growth alone is no criterion, saturation is.
 
 Observed (default trials, 30 digits). Trial 0: the distance decays at every width (m = 3, 4 decide: HOLDS). Trial 1
 (α = opt, 𝒲^mm_⋆ a single point): the distance falls to 0.0073 at k = 1000 and rises again, 0.0102 at k = 2000 (m = 3;
@@ -152,6 +158,16 @@ def evaluate(data, prec: Precision, widths=None, iterations: int = ITERATIONS, e
             return out
         ks = [to_arb(k) for k in marks]
         Wfin = Ws[marks[-1]]
+        k_tail = marks[-rules.TAIL_POINTS] if len(marks) >= rules.TAIL_POINTS else marks[0]
+        tail_states = make_parameterization(data, "KQ", m=m).model.states(Ws[k_tail])
+        off = [sum((st.s[t] for t in range(len(st.s)) if t != a), arb(0)) for st, a in zip(tail_states, alpha)]
+        worst = max(off, key=lambda x: x.mid())
+        regime = rules.saturated(off)
+        why = (f"at k = {k_tail} (the rule's first point) some row keeps {to_decimal_string(worst, 3)} of its attention "
+               f"off α (> {rules.SATURATED_OFF_MASS}: the run has not left the linear regime)")
+        out.require(f"{tag}: the run saturated on α from the rule's first point k = {k_tail} on (every row's "
+                    f"attention off α ≤ {rules.SATURATED_OFF_MASS})", regime is True,
+                    why if regime is not True else f"max_i Σ_(t≠α) s_it = {to_decimal_string(worst, 3)}")
         sol = [to_arb(x) if not isinstance(x, arb) else x for x in nuc.solution]
         deciding = m >= n or not require_width
         if target == "frobenius":
@@ -162,12 +178,12 @@ def evaluate(data, prec: Precision, widths=None, iterations: int = ITERATIONS, e
             wf = [to_arb(x) for x in fro.solution]
             ys = [one_minus_corr(Ws[k], wf) for k in marks]
             label = f"{tag}: 1 − corr(K Qᵀ, W^mm_α) → 0 (Frobenius W^mm_α: the FALSE CASE)"
-            rule = rules.decays(ks, ys, zero=prec.tolerance)
+            rule = rules.in_regime(rules.decays(ks, ys, zero=prec.tolerance), regime, why)
         else:
             acc = to_arb(rules.SDP_DISTANCE_RESOLUTION / 10)  # the SDP's ~1e-7 accuracy as the radius
             ys = [arb(distance_to_solution_set(Ws[k], nuc, prec.dps).mid(), acc.mid()) for k in marks]
             label = f"{tag}: dist(K Qᵀ/‖K Qᵀ‖_⋆, 𝒲^mm_⋆(α)/C⋆) → 0 along the iterations"
-            rule = rules.decays(ks, ys, zero=rules.SDP_DISTANCE_RESOLUTION)
+            rule = rules.in_regime(rules.decays(ks, ys, zero=rules.SDP_DISTANCE_RESOLUTION), regime, why)
         note = (f"k = {', '.join(map(str, marks[-4:]))}: " + ", ".join(to_decimal_string(y, 3) for y in ys[-4:]) +
                 f"; ‖K Qᵀ‖_F = {to_decimal_string(norm2(Wfin), 4)} at k = {iterations}")
         if deciding:

@@ -20,6 +20,12 @@ How it is checked (asymptotic: evidence over the radii computed). ⋄ ∈ {Frobe
   at the balanced optimum), m = d; dist(W̄/‖W̄‖_⋆, 𝒲^mm_⋆/C⋆) by the float SDP over the certified optimal face
   (``verify.svm.distance``, ~1e−7: values ≤ ``rules.SDP_DISTANCE_RESOLUTION`` count as 0), ``rules.decays``.
   Whether 𝒲^mm_⋆ is one point is reported.
+Radii (scaled to the data, ``verify.kit.seq2seq.path_r0``): R = R₀·(1, 3, 10, 30, 100) per norm ⋄, R₀ =
+‖W^mm‖_⋄·max(1, ln(B·T/c)) — the proof's R₀ = (1/ε)·log(B·T/c) at the SVM direction's margin per unit norm
+ε = 1/‖W^mm‖_⋄ — so R·(margin per unit norm) spans the same logit range on every dataset (tokens at 10⁻³: R₀ ~ 10⁶;
+the defaults: R₀ = 1.87 / 1.95 (s2s_labels, F / ⋆), 6.1 (s2s_causal), formerly a fixed R ∈ {1, …, 100}). A plateau is
+read only where the rule's last radii are ≥ R₀ (``rules.in_regime``): radii given below it (option ``radii``) give
+INCONCLUSIVE naming the regime, never VIOLATED.
 False cases (tests): target="transpose" compares the path's Wᵀ with the solution set (the order printed in Cor 2)
 → VIOLATED (a plateau) on a dataset with non-symmetric W^mm; tied optimal tokens → NOT_APPLICABLE; a concave head
 h(x) = vᵀx − λ‖x‖² with Y = +1 rising toward a low-score token → NOT_APPLICABLE naming Assumption E; an infeasible
@@ -33,23 +39,27 @@ from verify.claims import Claim, Figure, Outcome, Series, register, rules
 from verify.claims.registry import Parameter
 from verify.data import tfsvm_seq2seq as D
 from verify.kit.seq2seq import (
+    FACTORS,
     RADII_PARAMETER,
     distance_series,
+    format_r,
+    frobenius_norm,
     global_path,
     linear_head,
     opt_hypotheses,
     path_evidence,
+    path_r0,
+    path_radii,
     transpose,
 )
 from verify.numbers.precision import Precision, log10_abs
 from verify.svm.face import nuclear_unique
 from verify.svm.seq2seq import satt_svm
 
-RADII = ("1", "3", "10", "30", "100")
 
-
-def evaluate(data, prec: Precision, radii=RADII, norms=("F", "nuclear"), target: str = "svm", starts: int = 2,
-             seed: int = 0, figure: bool = True) -> Outcome:
+def evaluate(data, prec: Precision, radii=None, factors=FACTORS, norms=("F", "nuclear"), target: str = "svm",
+             starts: int = 2, seed: int = 0, figure: bool = True) -> Outcome:
+    """``radii``: absolute radii for both norms (default R₀·``factors`` per norm, R₀ = ``path_r0``)."""
     causal = data.causal
     hyps, fro = opt_hypotheses(data, prec, causal)
     out = Outcome(hypotheses=hyps)
@@ -59,16 +69,20 @@ def evaluate(data, prec: Precision, radii=RADII, norms=("F", "nuclear"), target:
     out.require("the path is computed with the linear head h(x) = vᵀx (v1's theory)", ok, what)
     if not ok:
         return out
-    radii = tuple(str(r) for r in radii)
+    given = None if radii is None else tuple(str(r) for r in radii)
+    ranges = []
     T = "Wᵀ (transposed: the FALSE CASE)" if target == "transpose" else "W̄"
     fig = []
     d = data.d
     if "F" in norms:
+        r0 = path_r0(data, frobenius_norm(fro.solution))
+        radii = given or path_radii(r0, factors)
         _, rp = global_path(out, data, "W", radii, prec, starts, seed)
         th = [transpose(p.theta, d) if target == "transpose" else p.theta for p in rp.points]
         ys = distance_series(th, fro, prec.dps, nuclear=False)
         xs = path_evidence(out, f"(⋄ = F) dist({T}_R/R, W^mm/‖W^mm‖_F) → 0", [p.R for p in rp.points], ys, prec,
-                           prec.tolerance)
+                           prec.tolerance, r0=r0)
+        ranges.append(f"⋄ = F: R₀ = {format_r(r0)} ≤ R ≤ {format_r(Fraction(radii[-1]))}")
         fig.append(("⋄ = F: dist to W^mm/‖W^mm‖_F", xs, ys))
     if "nuclear" in norms:
         nuc = satt_svm(data, None, causal, dps=prec.dps, norm="nuc", check_unique=False)
@@ -80,15 +94,18 @@ def evaluate(data, prec: Precision, radii=RADII, norms=("F", "nuclear"), target:
         uniq = nuclear_unique(nuc.problem, nuc.duals, prec.dps)
         out.notes.append("𝒲^mm_⋆ is " + {True: "a single point", False: "not a single point (distance to the set)",
                                         None: "of undecided size"}[uniq])
+        r0 = path_r0(data, nuc.certificate.upper)
+        radii = given or path_radii(r0, factors)
         _, rp = global_path(out, data, "KQ", radii, prec, starts, seed)
         active = sum(1 for p in rp.points if abs(p.norm - p.R) <= p.R * prec.tolerance)
         out.notes.append(f"(⋄ = ⋆) ‖K̄Q̄ᵀ‖_⋆ = R (budget active) at {active} of {len(rp.points)} radii")
         th = [transpose(p.theta, d) if target == "transpose" else p.theta for p in rp.points]
         ys = distance_series(th, nuc, prec.dps, nuclear=True)
         xs = path_evidence(out, f"(⋄ = ⋆) dist({T}_R/‖W̄_R‖_⋆, 𝒲^mm_⋆/C⋆) → 0 (float SDP over the certified face)",
-                           [p.R for p in rp.points], ys, prec, rules.SDP_DISTANCE_RESOLUTION)
+                           [p.R for p in rp.points], ys, prec, rules.SDP_DISTANCE_RESOLUTION, r0=r0)
+        ranges.append(f"⋄ = ⋆: R₀ = {format_r(r0)} ≤ R ≤ {format_r(Fraction(radii[-1]))}")
         fig.append(("⋄ = ⋆: dist to 𝒲^mm_⋆/C⋆ (SDP, ~1e−7)", xs, ys))
-    out.range = f"R ≤ {radii[-1]}" + (" (causal)" if causal else "")
+    out.range = "; ".join(ranges) + (" (causal)" if causal else "")
     out.cover("⋄ ∈ {" + ", ".join("Frobenius" if n == "F" else "nuclear" for n in norms) + "}, m = d")
     if figure and fig:
         out.figures.append(Figure("paths", "Corollary 1: global seq2seq paths against R", "log10 R", "log10 dist",
@@ -98,8 +115,8 @@ def evaluate(data, prec: Precision, radii=RADII, norms=("F", "nuclear"), target:
     return out
 
 
-def check(data, prec: Precision, radii=RADII) -> Outcome:
-    return evaluate(data, prec, radii=tuple(str(Fraction(r)) for r in radii))
+def check(data, prec: Precision, radii=None) -> Outcome:
+    return evaluate(data, prec, radii=None if radii is None else tuple(str(Fraction(r)) for r in radii))
 
 
 def default_datasets(seed: int = 0):

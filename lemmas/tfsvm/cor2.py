@@ -21,6 +21,12 @@ and the (K,Q) path on ‖K‖² + ‖Q‖² = 2R (multi-start Riemannian Newton 
 SVM direction: a requirement); dist(W̄_R/R, Ŵ^mm) exact in arb; the nuclear distances (of K̄Q̄ᵀ and of Q̄K̄ᵀ, each
 normalised by its nuclear norm — = /R where the budget is active, reported) by the float SDP over the certified
 face (~1e−7); all decided by ``rules.decays``.
+Radii (scaled to the data, ``verify.kit.seq2seq.path_r0``): R = R₀·(1, 3, 10, 30, 100) per norm ⋄, R₀ =
+‖W^mm‖_⋄·max(1, ln(B·T/c)) — the proof's R₀ = (1/ε)·log(B·T/c) at the SVM direction's margin per unit norm
+ε = 1/‖W^mm‖_⋄ — so R·(margin per unit norm) spans the same logit range on every dataset (tokens at 10⁻³: R₀ ~ 10⁶;
+the defaults: R₀ = 1.87 / 1.95 (s2s_labels, F / ⋆), 6.1 (s2s_causal), formerly a fixed R ∈ {1, …, 100}). A plateau is
+read only where the rule's last radii are ≥ R₀ (``rules.in_regime``): radii given below it (option ``radii``) give
+INCONCLUSIVE naming the regime, never VIOLATED.
 False cases (tests): the printed order on the defaults → VIOLATED (the finding); a symmetric dataset (D-NUC as a
 seq2seq dataset, its 𝒲^mm_⋆ closed under transposition) → the printed order holds too; tied optimal tokens →
 NOT_APPLICABLE; an infeasible SAtt-SVM → NOT_APPLICABLE naming feasibility.
@@ -33,24 +39,29 @@ from verify.claims import Claim, Figure, Outcome, Series, register, rules
 from verify.claims.registry import Parameter
 from verify.data import tfsvm_seq2seq as D
 from verify.kit.seq2seq import (
+    FACTORS,
     RADII_PARAMETER,
     distance_series,
+    format_r,
+    frobenius_norm,
     global_path,
     linear_head,
     opt_hypotheses,
     path_evidence,
+    path_r0,
+    path_radii,
     transpose,
 )
 from verify.numbers.precision import Precision, log10_abs
 from verify.svm.face import nuclear_unique
 from verify.svm.seq2seq import satt_svm
 
-RADII = ("1", "3", "10", "30", "100")
 ORDERS = ("both", "KQ", "QK")
 
 
-def evaluate(data, prec: Precision, radii=RADII, order: str = "both", parts=("W", "KQ"), starts: int = 2,
-             seed: int = 0, figure: bool = True) -> Outcome:
+def evaluate(data, prec: Precision, radii=None, factors=FACTORS, order: str = "both", parts=("W", "KQ"),
+             starts: int = 2, seed: int = 0, figure: bool = True) -> Outcome:
+    """``radii``: absolute radii for both paths (default R₀·``factors`` per norm, R₀ = ``path_r0``)."""
     if order not in ORDERS:
         raise ValueError(f"order must be one of {ORDERS}")
     causal = data.causal
@@ -62,13 +73,17 @@ def evaluate(data, prec: Precision, radii=RADII, order: str = "both", parts=("W"
     out.require("the path is computed with the linear head h(x) = vᵀx (v1's theory)", ok, what)
     if not ok:
         return out
-    radii = tuple(str(r) for r in radii)
+    given = None if radii is None else tuple(str(r) for r in radii)
+    ranges = []
     d, fig = data.d, []
     if "W" in parts:
+        r0 = path_r0(data, frobenius_norm(fro.solution))
+        radii = given or path_radii(r0, factors)
         _, rp = global_path(out, data, "W", radii, prec, starts, seed)
         ys = distance_series([p.theta for p in rp.points], fro, prec.dps, nuclear=False)
         xs = path_evidence(out, "(W) ‖W̄_R/R − W^mm/‖W^mm‖_F‖_F → 0", [p.R for p in rp.points], ys, prec,
-                           prec.tolerance)
+                           prec.tolerance, r0=r0)
+        ranges.append(f"W: R₀ = {format_r(r0)} ≤ R ≤ {format_r(Fraction(radii[-1]))}")
         fig.append(("W: dist(W̄_R/R, Ŵ^mm)", xs, ys))
     if "KQ" in parts:
         nuc = satt_svm(data, None, causal, dps=prec.dps, norm="nuc", check_unique=False)
@@ -81,6 +96,9 @@ def evaluate(data, prec: Precision, radii=RADII, order: str = "both", parts=("W"
         uniq = nuclear_unique(nuc.problem, nuc.duals, prec.dps)
         out.notes.append("𝒲^mm_⋆ is " + {True: "a single point", False: "not a single point (distance to the set)",
                                         None: "of undecided size"}[uniq])
+        r0 = path_r0(data, nuc.certificate.upper)
+        radii = given or path_radii(r0, factors)
+        ranges.append(f"(K,Q): R₀ = {format_r(r0)} ≤ R ≤ {format_r(Fraction(radii[-1]))}")
         _, rp = global_path(out, data, "KQ", radii, prec, starts, seed)
         active = sum(1 for p in rp.points if abs(p.norm - p.R) <= p.R * prec.tolerance)
         out.notes.append(f"(K,Q) ‖K̄Q̄ᵀ‖_⋆ = R (budget active, so /‖·‖_⋆ = /R) at {active} of {len(rp.points)} radii")
@@ -88,14 +106,14 @@ def evaluate(data, prec: Precision, radii=RADII, order: str = "both", parts=("W"
         if order in ("both", "KQ"):
             ys = distance_series([p.theta for p in rp.points], nuc, prec.dps, nuclear=True)
             xs = path_evidence(out, "(K,Q) dist(K̄_R Q̄_Rᵀ/R, 𝒲^mm_⋆/‖W^mm_⋆‖_⋆) → 0 (the corrected order W = KQᵀ)",
-                               Rs, ys, prec, rules.SDP_DISTANCE_RESOLUTION)
+                               Rs, ys, prec, rules.SDP_DISTANCE_RESOLUTION, r0=r0)
             fig.append(("(K,Q) K̄Q̄ᵀ (corrected)", xs, ys))
         if order in ("both", "QK"):
             ys = distance_series([transpose(p.theta, d) for p in rp.points], nuc, prec.dps, nuclear=True)
             xs = path_evidence(out, "(K,Q) dist(Q̄_R K̄_Rᵀ/R, 𝒲^mm_⋆/‖W^mm_⋆‖_⋆) → 0 (AS PRINTED: Q̄K̄ᵀ)",
-                               Rs, ys, prec, rules.SDP_DISTANCE_RESOLUTION)
+                               Rs, ys, prec, rules.SDP_DISTANCE_RESOLUTION, r0=r0)
             fig.append(("(K,Q) Q̄K̄ᵀ (as printed)", xs, ys))
-    out.range = f"R ≤ {radii[-1]}" + (" (causal)" if causal else "")
+    out.range = "; ".join(ranges) + (" (causal)" if causal else "")
     if "KQ" in parts:
         out.cover(f"(K,Q) of width m = d = {d}")
     if figure and fig:
@@ -107,8 +125,8 @@ def evaluate(data, prec: Precision, radii=RADII, order: str = "both", parts=("W"
     return out
 
 
-def check(data, prec: Precision, radii=RADII) -> Outcome:
-    return evaluate(data, prec, radii=tuple(str(Fraction(r)) for r in radii))
+def check(data, prec: Precision, radii=None) -> Outcome:
+    return evaluate(data, prec, radii=None if radii is None else tuple(str(Fraction(r)) for r in radii))
 
 
 def default_datasets(seed: int = 0):

@@ -15,7 +15,13 @@ Assumption E at α (exact for linear and concave heads, ``verify.geometry.separa
 non-empty (Lemma 16: a deviating query with no low-score token makes it empty — the statement is then vacuous);
 "ε small": W^mm_α ∈ cone_ε(α), i.e. ε < κ̂(α) = κ(W^mm_α)/‖W^mm_α‖_F (exact κ).
 Constants. ε = κ̂(α)/2 (rounded down to 3 digits; option ``eps``); R₀ = max(1, (1/ε) log(B·T/c_α)) (the proof's
-R₀, B = max_{i,t,τ} ‖v‖‖x_it − x_iτ‖, c_α of Assumption E; rounded up), R₀ = 0 for α = opt.
+R₀, B = max_{i,t,τ} ‖v‖‖x_it − x_iτ‖, c_α of Assumption E; rounded up); for α = opt (no ε: the cone is every
+matrix) the same R₀ at the SVM direction's margin per unit norm, R₀ = ‖W^mm‖_F·max(1, ln(B·T/c)) (3 digits, rounded
+up; ``verify.kit.seq2seq.path_r0``, shared with Corollaries 1–2), so the ladder scales with the data (tokens at 10⁻³:
+W^mm ~ 10⁶, logits R·10⁻⁶). A plateau is read only where the rule's last radii are ≥ R₀ (``rules.in_regime``; else
+INCONCLUSIVE, a requirement) — on the default ladders always: R₀·(1, 2, 4, 8, 16) for α ≠ opt, and for α = opt
+(the global path) Corollaries 1–2's R₀·(1, 3, 10, 30, 100) (on s2s_labels the distance rises up to R ≈ 7.5 = 4R₀
+before it decays; option ``factors`` sets one ladder for every α).
 How it is checked (asymptotic: evidence over the radii computed, Frobenius ⋄). The geometry (row sets per query,
 causal windows, per-query scores, κ, support indices, Def 4) is the one engine of Lemmas 5/16 and Theorem 9,
 ``verify.geometry.separating_cone``; the conic path is Theorem 9's, ``verify.dynamics.separating_rp`` (attention
@@ -54,10 +60,12 @@ from verify.geometry.separating_cone import (
 )
 from verify.kit.assumptions import assumption_a, svm_feasible
 from verify.kit.separating import cone_path_requirements, head_spread
-from verify.kit.seq2seq import attention_for, head_hypothesis, linear_head, path_evidence
+from verify.kit.seq2seq import FACTORS as S2S_FACTORS
+from verify.kit.seq2seq import attention_for, frobenius_norm, head_hypothesis, linear_head, path_evidence, path_r0
 from verify.numbers.precision import Precision, log10_abs, to_arb
 
-FACTORS = ("1", "2", "4", "8", "16")   # radii R₀·f (α ≠ opt); 2f for α = opt (R₀ = 0)
+FACTORS = ("1", "2", "4", "8", "16")   # radii R₀·f (α ≠ opt)
+GLOBAL_FACTORS = S2S_FACTORS            # α = opt: the global path, on Corollaries 1–2's ladder R₀·(1, 3, …, 100)
 MAX_ALPHAS = 3
 TARGETS = ("svm", "gmm")
 
@@ -72,10 +80,12 @@ def _round(x: arb, up: bool) -> Fraction:
     return q
 
 
-def constants(data, sel, eps: Fraction | None, c_alpha):
-    """(ε, R₀) for α: ε = κ̂/2 rounded down unless given; R₀ from the proof (module docstring); 0 for α = opt."""
+def constants(data, sel, eps: Fraction | None, c_alpha, alpha=None):
+    """(ε, R₀) for α: ε = κ̂/2 rounded down unless given; R₀ from the proof (module docstring); for α = opt (cone =
+    every matrix) the same R₀ at the SVM direction's margin per unit norm ε = 1/‖W^mm‖_F (``path_r0``, shared with
+    Corollaries 1–2)."""
     if not sel.deviating():  # α = opt: cone_ε(opt) is every matrix
-        return eps, Fraction(0)
+        return eps, path_r0(data, frobenius_norm(sel.W), alpha)
     kh = sel.kappa
     if eps is None:
         eps = _round(kh / 2, up=False) if not isinstance(kh, str) and kh > 0 else Fraction(1, 10)
@@ -112,7 +122,7 @@ def _alpha_text(al) -> str:
     return alpha_text(al, base=0)
 
 
-def evaluate(data, prec: Precision, alpha=None, eps=None, factors=FACTORS, target: str = "svm", starts: int = 2,
+def evaluate(data, prec: Precision, alpha=None, eps=None, factors=None, target: str = "svm", starts: int = 2,
              seed: int = 0, figure: bool = True) -> Outcome:
     if target not in TARGETS:
         raise ValueError(f"target must be one of {TARGETS}")
@@ -167,7 +177,7 @@ def evaluate(data, prec: Precision, alpha=None, eps=None, factors=FACTORS, targe
         out.require("the path is computed with the linear head h(x) = vᵀx (v1's theory)", ok, what)
         if not ok:
             return out
-        e, R0 = constants(data, sel, None if eps is None else Fraction(str(eps)), c_alpha)
+        e, R0 = constants(data, sel, None if eps is None else Fraction(str(eps)), c_alpha, al)
         deviating = bool(sel.deviating())
         if deviating:
             kh = sel.kappa
@@ -176,7 +186,7 @@ def evaluate(data, prec: Precision, alpha=None, eps=None, factors=FACTORS, targe
                                              f"ε = {e}, κ̂(α) = {kh.mid().str(8, radius=False)}"))
             if not out.applicable():
                 return out
-        radii = [R0 * Fraction(f) if R0 else 2 * Fraction(f) for f in factors]
+        radii = [R0 * Fraction(f) for f in factors or (FACTORS if deviating else GLOBAL_FACTORS)]
         ref = gmm if target == "gmm" else sel
         pts = separating_cone_path(data, al, radii, eps=e or 0, dps=prec.dps, attention=attention, starts=starts,
                                    seed=seed, targets={"ref": ref.W},
@@ -190,7 +200,7 @@ def evaluate(data, prec: Precision, alpha=None, eps=None, factors=FACTORS, targe
                          f"up to {pts[-1].dps} digits")
         label = (f"α = {tag}: dist(W̄(R)/(RΞ), W^mm_α) → 0" if target == "svm" else
                  f"α = {tag}: dist(W̄(R)‖W^mm‖/R, W^mm) → 0 (test-only altered target: the GMM, not W^mm_α)")
-        xs = path_evidence(out, label, [p.R for p in pts], ys, prec, prec.tolerance)
+        xs = path_evidence(out, label, [p.R for p in pts], ys, prec, prec.tolerance, r0=R0)
         fig.append((f"α = {tag}", xs, ys))
         ranges.append(f"α = {tag}: R ≤ {_q(radii[-1])}")
         out.cover(f"α = {tag}: ε = {_q(e) if deviating else 'any (cone = every matrix)'}, R₀ = {_q(R0)}")
@@ -242,5 +252,5 @@ CLAIM = register(Claim(id="tfsvm.thm10", paper="tfsvm", number="Theorem 10", kin
                            Parameter("R₀", "R₀ = O(1/ε) large enough", "range",
                                      "the proof's R₀ = max(1, (1/ε)·log(B·T/c_α)) (named in the verdict)"),
                            Parameter("R", "R → ∞ (the limit along the path)", "range",
-                                     "R = R₀·(1, 2, 4, 8, 16) (α = opt: 2, 4, …, 32), precision dps + ⌈R·B_z/ln 10⌉ "
-                                     "for α ≠ opt (named in the verdict's range)"),)))
+                                     "R = R₀·(1, 2, 4, 8, 16) (α = opt: R₀·(1, 3, 10, 30, 100), R₀ = ‖W^mm‖_F·max(1, ln(B·T/c))), precision "
+                                     "dps + ⌈R·B_z/ln 10⌉ for α ≠ opt (named in the verdict's range)"),)))

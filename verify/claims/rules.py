@@ -118,6 +118,34 @@ def decays(xs, ys, expected=None, floor=0, tail: int = TAIL_POINTS, zero=None) -
     return Decision(None, name, detail + f"; {why}: range too short to decide")
 
 
+#: A direction's trend along a path or a run is read only in the asymptotic regime. Before it the attention is
+#: near-uniform (logits ≪ 1: s_it ≈ 1/T), the loss is ≈ linear in the weights and the direction frozen at its start
+#: (−∇L(0) along a path, the initial direction along a run), so its distance to the limit is flat whatever the limit
+#: — a plateau there is no failure. The regime is derived per claim (``in_regime``): a path radius from the proof's
+#: R₀ = ‖W^mm‖·ln(B·T/c) on (tfsvm Theorem 10 and Corollaries 1–2, ``verify.kit.seq2seq``), or a run saturated on
+#: its selection: every row's attention off α at most SATURATED_OFF_MASS (Σ_{t≠α} s_it, summed directly, never
+#: 1 − s_α): at least 90 % of every row on α, i.e. the selected logit ≥ ln 9 + the log-sum of the others — at most
+#: a fifth of the linear stretch's uniform off-mass (T − 1)/T ≥ 1/2. The (K, Q)-GD protocol trials are below
+#: 10⁻¹⁰ from k = 200 on; the 10⁻³-scale run that never left its start stays at ≈ 1/2.
+SATURATED_OFF_MASS = Fraction(1, 10)
+
+
+def saturated(off_masses) -> bool | None:
+    """Every off-selection mass (arb balls or rationals) certainly ≤ SATURATED_OFF_MASS (True), one certainly above
+    (False), else None."""
+    seen = [_lt(_arb(SATURATED_OFF_MASS), m) for m in off_masses]  # True: certainly above
+    return False if True in seen else None if None in seen else True
+
+
+def in_regime(decision: Decision, regime: bool | None, why: str) -> Decision:
+    """A trend rule's ``decision`` read only in the asymptotic regime (comment above SATURATED_OFF_MASS): where
+    ``regime`` is True it stands; otherwise it is undecided — a plateau before the regime is the pre-asymptotic flat
+    stretch, and a decay there says nothing of the limit either — naming ``why`` (range too short)."""
+    if regime is True:
+        return decision
+    return Decision(None, decision.rule, f"{decision.detail}; not read: {why} (range too short to decide)")
+
+
 def stays_away(xs, ys, floor=0, tail: int = TAIL_POINTS, zero=None) -> Decision:
     """y ↛ 0 along increasing x (a limit bounded away from 0, e.g. the distance of a path's direction to a
     direction it must not converge to: mmts Theorems 4/7) — the mirror of ``decays`` with its thresholds: holds on a

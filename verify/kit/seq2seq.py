@@ -13,6 +13,8 @@
 """
 from __future__ import annotations
 
+from fractions import Fraction
+
 from flint import arb
 
 from verify.claims import Hypothesis, rules
@@ -21,12 +23,18 @@ from verify.dynamics import regularization_path
 from verify.dynamics.parameterization import make_parameterization
 from verify.geometry.separating_cone import assumption_e
 from verify.kit.paths import require_path_optimal
+from verify.numbers.exact import rational_above
 from verify.numbers.precision import to_arb
 from verify.svm.distance import distance_to_solution_set
 
+#: The global paths' ladder in units of the proof's R₀ (``path_r0``): R = R₀·FACTORS, two decades past the regime.
+FACTORS = ("1", "3", "10", "30", "100")
+
 RADII_PARAMETER = Parameter("R", "R → ∞ (the limit along the path)", "range",
-                            "the radii computed (named in the verdict's range), at the working precision (the global "
-                            "path's L − L⋆ is computed cancellation-free)", option="radii", kind="rationals")
+                            "R = R₀·(1, 3, 10, 30, 100) per norm, R₀ = ‖W^mm‖_⋄·max(1, ln(B·T/c)) scaled to the data "
+                            "(`radii` sets absolute radii; a plateau is read only from R₀ on), named in the verdict's "
+                            "range, at the working precision (the global path's L − L⋆ is computed cancellation-free)",
+                            option="radii", kind="rationals")
 
 
 def attention_for(data) -> str:
@@ -53,6 +61,32 @@ def global_path(out, data, param: str, radii, prec, starts: int = 2, seed: int =
     rp = regularization_path(par, param, radii, dps=prec.dps, starts=starts, seed=seed)
     require_path_optimal(out, rp, param, prec.tolerance, "L_seq")
     return par, rp
+
+
+def path_r0(data, norm, alpha=None) -> Fraction:
+    """R₀ = ‖W^mm‖_⋄·max(1, ln(B·T/c)), rounded up to 3 significant digits: the radius from which the SVM direction
+    R·W^mm/‖W^mm‖_⋄ (margins ≥ R/‖W^mm‖_⋄) has logit margins ≥ ln(B·T/c) — the proof's R₀ = (1/ε)·log(B·T/c_α) of
+    Theorems 9/10 at ε = 1/‖W^mm‖_⋄ (B = max ‖v‖‖x_it − x_iτ‖, c = Assumption E's constant at ``alpha``, None: the
+    optimal tokens). Scale-covariant: tokens ×s give W^mm ×s⁻² and B/c unchanged, so R₀ ×s⁻² exactly. Below R₀
+    the logits can be ≪ 1 (tokens at 10⁻³: R·10⁻⁶), where the path's direction is frozen at −∇L(0)'s and its
+    distance flat whatever the limit (``rules.in_regime``). ``norm``: ‖W^mm‖_⋄, exact or a ball."""
+    from verify.kit.separating import head_spread
+
+    _, c, _ = assumption_e(data, alpha, attention_for(data))
+    arg = head_spread(data) * data.T / to_arb(c) if c else None
+    log = arg.log() if arg is not None and arg > 1 else to_arb(0)
+    f = log if log > 1 else to_arb(1)
+    return rational_above(to_arb(norm) * f if not isinstance(norm, arb) else norm * f, 3)
+
+
+def path_radii(r0: Fraction, factors=FACTORS) -> tuple[str, ...]:
+    """R₀·f for each factor f (exact rationals, as strings for ``regularization_path``)."""
+    return tuple(str(r0 * Fraction(f)) for f in factors)
+
+
+def frobenius_norm(solution) -> arb:
+    """‖W^mm‖_F (a ball) of an exact or ball solution."""
+    return sum(((to_arb(x) if not isinstance(x, arb) else x) ** 2 for x in solution), to_arb(0)).sqrt()
 
 
 def distance_series(thetas, res, dps: int, nuclear: bool):
@@ -95,11 +129,29 @@ def opt_hypotheses(data, prec, causal: bool):
     return hyps, res
 
 
-def path_evidence(out, label, radii, ys, prec, zero):
-    """1 − corr / distance along a path, decided by ``rules.decays`` (a plateau: VIOLATED)."""
+def path_evidence(out, label, radii, ys, prec, zero, r0=None):
+    """1 − corr / distance along a path, decided by ``rules.decays`` (a plateau: VIOLATED) — read only in the
+    asymptotic regime (``rules.in_regime``): the rule's tail must start at R ≥ ``r0`` (``path_r0``), else the item is
+    undecided and the check INCONCLUSIVE naming the range (a requirement)."""
     from verify.claims import Evidence
 
     xs = [to_arb(r) if not isinstance(r, arb) else r for r in radii]
-    out.add(Evidence(label + " (value at the largest R)", ys[-1], rule=rules.decays(xs, ys, zero=zero),
+    rule = rules.decays(xs, ys, zero=zero)
+    if r0 is not None:
+        start = xs[-rules.TAIL_POINTS] if len(xs) >= rules.TAIL_POINTS else xs[0]
+        floor = to_arb(r0) * (1 - to_arb(prec.tolerance))  # R = R₀ itself passes: R₀ is a rounded-up rational
+        ok = True if start >= floor else False if start < floor else None
+        why = (f"the tail starts at R = {start.mid().str(4, radius=False)} < R₀ = {format_r(r0)} "
+               "(logits below ln(B·T/c) along the SVM direction)")
+        rule = rules.in_regime(rule, ok, why)
+        out.require(f"{label}: the plateau rule's last {rules.TAIL_POINTS} radii in the asymptotic regime "
+                    "R ≥ R₀ = ‖W^mm‖·max(1, ln(B·T/c))",
+                    ok is True, why if ok is not True else f"from R = {start.mid().str(4, radius=False)} ≥ R₀ = "
+                                                           f"{format_r(r0)}")
+    out.add(Evidence(label + " (value at the largest R)", ys[-1], rule=rule,
                      enclosed=False, note=series_text(xs, ys), residual=bool(abs(ys[-1]) <= to_arb(zero))))
     return xs
+
+
+def format_r(r) -> str:
+    return f"{float(r):.4g}" if 1e-300 < abs(float(r)) < 1e300 else str(r)
