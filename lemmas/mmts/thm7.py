@@ -16,28 +16,16 @@ False cases (tests): the LMM direction (1,0) on Fig. 1(b) → NOT_APPLICABLE (q 
 """
 from __future__ import annotations
 
-from fractions import Fraction
-
 from verify.claims import Claim, register
-from verify.claims.registry import Parameter
-from verify.data import mmts as D
-from verify.geometry.directional import planar
-from verify.kit.local_paths import local_path_evidence
+from verify.kit.local_paths import PARAMETERS, default_datasets
+from verify.kit.local_paths import check as local_path_check
 from verify.numbers.precision import Precision
-
-DIRECTIONS = {"mmts-fig1b-prime-planar": (1, 0), "mmts-fig1b-planar": (1, Fraction(1, 4))}
 
 
 def evaluate(data, prec: Precision, q=None, require_non_lmm: bool = True, eps=None, R0=None, radii=None,
              figure: bool = True):
-    kw = {k: v for k, v in (("eps_list", eps), ("r0_list", R0), ("radii", radii)) if v is not None}
-    q = q if q is not None else DIRECTIONS.get(data.name, (1, 0))
-    return local_path_evidence(data, prec, q, general=True, require_non_lmm=require_non_lmm, figure=figure,
-                               title="Theorem 7", **kw)
-
-
-def default_datasets(seed: int = 0):
-    return [planar(D.mmts_fig1b_prime()), planar(D.mmts_fig1b())]
+    return local_path_check(data, prec, general=True, title="Theorem 7", q=q, require_non_lmm=require_non_lmm,
+                            eps=eps, R0=R0, radii=radii, figure=figure)
 
 
 STATEMENT = """\
@@ -51,11 +39,4 @@ CLAIM = register(Claim(id="mmts.thm7", paper="mmts", number="Theorem 7", kind="a
                        title="Local regularization paths around a non-LMM direction fail to converge to it "
                              "(general position)", statement=STATEMENT, check=evaluate,
                        default_datasets=default_datasets, aliases=("non-lomm-rp-fails",), default_precision=30,
-                       parameters=(
-                           Parameter("ε", "for every ε > 0", "range", "ε ∈ {1/100, 1/1000} (named in the verdict)",
-                                     option="eps", kind="rationals", low=0, high=1),
-                           Parameter("R₀", "for every R₀ > 0", "range", "R₀ = 1 (named in the verdict)",
-                                     option="R0", kind="rationals", low=0),
-                           Parameter("q", "every unit q ∉ P^mm", "range",
-                                     "one q per dataset: (1,0) on Fig. 1(b′) (case A2), (1,1/4) on Fig. 1(b) (case "
-                                     "A1) (named in the verdict)"))))
+                       parameters=PARAMETERS))

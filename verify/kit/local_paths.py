@@ -18,9 +18,11 @@ from __future__ import annotations
 from fractions import Fraction
 
 from verify.claims import Evidence, Hypothesis, Outcome, rules
+from verify.claims.registry import Parameter
+from verify.data import mmts as D
 from verify.dynamics.regpath import local_regularization_path
 from verify.geometry.cones import locally_optimal_geometries
-from verify.geometry.directional import general_position
+from verify.geometry.directional import general_position, planar
 from verify.kit.assumptions import assumption_a
 from verify.kit.path_figures import omc_figure, path_plane_figure, plane_basis
 from verify.models.attention import norm2
@@ -57,6 +59,33 @@ def hypotheses(data, q, general: bool, require_non_lmm: bool = True):
         met, detail = general_position(data)
         hyps.append(Hypothesis("keys in general position (Theorem 7's bullets; star matrices)", met, detail))
     return hyps
+
+
+#: the q checked on each default dataset: (1,0) on Fig. 1(b′) (case A2), (1, 1/4) on Fig. 1(b) (case A1); else (1,0)
+DIRECTIONS = {"mmts-fig1b-prime-planar": (1, 0), "mmts-fig1b-planar": (1, Fraction(1, 4))}
+#: Theorems 4 and 7 quantify the same ε, R₀ and q
+PARAMETERS = (
+    Parameter("ε", "for every ε > 0", "range", "ε ∈ {1/100, 1/1000} (named in the verdict)",
+              option="eps", kind="rationals", low=0, high=1),
+    Parameter("R₀", "for every R₀ > 0", "range", "R₀ = 1 (named in the verdict)",
+              option="R0", kind="rationals", low=0),
+    Parameter("q", "every unit q ∉ P^mm", "range",
+              "one q per dataset: (1,0) on Fig. 1(b′) (case A2), (1,1/4) on Fig. 1(b) (case A1) (named in the verdict)"))
+
+
+def default_datasets(seed: int = 0):
+    """The figures' keys (x₁, x₂, 0) taken as 2-D keys: Fig. 1(b′) and Fig. 1(b)."""
+    return [planar(D.mmts_fig1b_prime()), planar(D.mmts_fig1b())]
+
+
+def check(data, prec, *, general: bool, title: str, q=None, require_non_lmm: bool = True, eps=None, R0=None,
+          radii=None, figure: bool = True) -> Outcome:
+    """A claim's check options (``eps``, ``R0``, ``radii``; None: the defaults) mapped onto ``local_path_evidence``,
+    q defaulting to the dataset's entry of DIRECTIONS."""
+    kw = {k: v for k, v in (("eps_list", eps), ("r0_list", R0), ("radii", radii)) if v is not None}
+    q = q if q is not None else DIRECTIONS.get(data.name, (1, 0))
+    return local_path_evidence(data, prec, q, general=general, require_non_lmm=require_non_lmm, figure=figure,
+                               title=title, **kw)
 
 
 def local_path_evidence(data, prec, q, general: bool, eps_list=EPS, r0_list=R0S, radii=RADII,
