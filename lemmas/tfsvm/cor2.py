@@ -45,8 +45,7 @@ from verify.kit.seq2seq import (
     format_r,
     frobenius_norm,
     global_path,
-    linear_head,
-    opt_hypotheses,
+    global_path_outcome,
     path_evidence,
     path_r0,
     path_radii,
@@ -65,13 +64,8 @@ def evaluate(data, prec: Precision, radii=None, factors=FACTORS, order: str = "b
     if order not in ORDERS:
         raise ValueError(f"order must be one of {ORDERS}")
     causal = data.causal
-    hyps, fro = opt_hypotheses(data, prec, causal)
-    out = Outcome(hypotheses=hyps)
-    if not out.applicable():
-        return out
-    ok, what = linear_head(data)
-    out.require("the path is computed with the linear head h(x) = vᵀx (v1's theory)", ok, what)
-    if not ok:
+    out, fro, ready = global_path_outcome(data, prec)
+    if not ready:
         return out
     given = None if radii is None else tuple(str(r) for r in radii)
     ranges = []

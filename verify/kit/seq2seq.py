@@ -17,7 +17,7 @@ from fractions import Fraction
 
 from flint import arb
 
-from verify.claims import Hypothesis, rules
+from verify.claims import Hypothesis, Outcome, rules
 from verify.claims.registry import Parameter
 from verify.dynamics import regularization_path
 from verify.dynamics.parameterization import make_parameterization
@@ -155,3 +155,15 @@ def path_evidence(out, label, radii, ys, prec, zero, r0=None):
 
 def format_r(r) -> str:
     return f"{float(r):.4g}" if 1e-300 < abs(float(r)) < 1e300 else str(r)
+
+
+def global_path_outcome(data, prec):
+    """The opening of a global-path claim (Corollaries 1, 2): an Outcome with ``opt_hypotheses`` and the requirement
+    that the path is computed with the linear head. Returns (outcome, Frobenius SAtt-SVM result, ready to run)."""
+    hyps, fro = opt_hypotheses(data, prec, data.causal)
+    out = Outcome(hypotheses=hyps)
+    if not out.applicable():
+        return out, fro, False
+    ok, what = linear_head(data)
+    out.require("the path is computed with the linear head h(x) = vᵀx (v1's theory)", ok, what)
+    return out, fro, ok
