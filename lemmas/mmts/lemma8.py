@@ -45,7 +45,7 @@ from verify.geometry.directional import (
     unit,
 )
 from verify.kit.assumptions import assumption_a
-from verify.kit.directional import RaySign, ladder, sign_figure
+from verify.kit.directional import RaySign, baseline_ray, ladder, next_margin_gap, sign_figure
 from verify.models.attention import LinearLogitModel, features
 from verify.models.losses import get_loss
 from verify.numbers.precision import Precision, to_arb
@@ -136,14 +136,9 @@ def evaluate(data, prec: Precision, pairs=None, singles=None, require_optimal: b
         covered.append(f"{label}: q ∝ ({', '.join(map(str, a.q))}), q' ∝ ({', '.join(map(str, b.q))})")
         rays.append(ray)
     for label, info in todo_ii:
-        uq = unit(info.q)
-        ray = RaySign(label, lambda R, uq=uq, info=info: baseline_excess(model, info, [R * x for x in uq], loss),
-                      ladder(info.theta_sq), -1)
-        R, items = ray.items("L(Rq̄) − L_σ", leading_coefficient(info, loss),
-                             "(1/n)|ℓ'(γ_σ)|(γ_σ − γ_it) of the unique neighbour")
-        out.add(*items)
-        if info.next_margin is not None:
-            dp = to_arb((info.next_margin - info.theta) ** 2 / info.norm_sq).sqrt()
+        ray, R = baseline_ray(out, model, label, info, loss, "(1/n)|ℓ'(γ_σ)|(γ_σ − γ_it) of the unique neighbour")
+        dp = next_margin_gap(info)
+        if dp is not None:
             out.add(Evidence(f"{label}: R_δ'·δ' (δ' = second-smallest margin − Θ_q, (65))",
                              None if R is None else to_arb(R) * dp,
                              note=f"δ' = {float(dp.mid()):.6g}" + ("" if R is None else f", R_δ' = {float(R):.4g}")))

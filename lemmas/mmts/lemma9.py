@@ -35,16 +35,9 @@ from verify.claims import Claim, Evidence, Hypothesis, Outcome, register
 from verify.claims.registry import Parameter
 from verify.data import mmts as D
 from verify.data.dataset import Dataset
-from verify.geometry.directional import (
-    baseline_excess,
-    candidate_directions,
-    directional,
-    general_position_dataset,
-    leading_coefficient,
-    unit,
-)
+from verify.geometry.directional import candidate_directions, directional, general_position_dataset
 from verify.kit.assumptions import assumption_a
-from verify.kit.directional import RaySign, ladder, sign_figure
+from verify.kit.directional import baseline_ray, next_margin_gap, sign_figure
 from verify.models.attention import LinearLogitModel, features
 from verify.models.losses import get_loss
 from verify.numbers.precision import Precision, to_arb
@@ -90,14 +83,9 @@ def evaluate(data, prec: Precision, directions=None, require_higher: bool = True
     model = LinearLogitModel(features(data, "p"), data.scores, loss)
     rays = []
     for label, info in infos:
-        qb = unit(info.q)
-        ray = RaySign(label, lambda R, qb=qb, info=info: baseline_excess(model, info, [R * x for x in qb], loss),
-                      ladder(info.theta_sq), -1)
-        R, items = ray.items("L(Rq̄) − L_σ", leading_coefficient(info, loss),
-                             "(1/n)Σ_N(q) |ℓ'(γ_σ)|(γ_σ − γ_it)")
-        out.add(*items)
-        if info.next_margin is not None:
-            delta = to_arb((info.next_margin - info.theta) ** 2 / info.norm_sq).sqrt()
+        ray, R = baseline_ray(out, model, label, info, loss, "(1/n)Σ_N(q) |ℓ'(γ_σ)|(γ_σ − γ_it)")
+        delta = next_margin_gap(info)
+        if delta is not None:
             out.add(Evidence(f"{label}: R_q·δ (witness times the gap δ to the next margin per unit norm, (70): "
                              "R_q ≈ 1/δ up to logs)", None if R is None else to_arb(R) * delta,
                              note=f"1/δ = {float((1 / delta).mid()):.4g}" + (

@@ -19,6 +19,7 @@ from fractions import Fraction
 from flint import arb
 
 from verify.claims import Evidence, Figure, Series, Tally, rules
+from verify.geometry.directional import baseline_excess, leading_coefficient, unit
 from verify.kit.cones import ruled
 from verify.numbers.precision import log10_abs, to_arb
 
@@ -79,3 +80,20 @@ def sign_figure(rays, title: str, ylabel: str) -> Figure | None:
     return Figure("ray-sign", title, "R", ylabel, series, logx=True,
                   caption="log10 of the absolute difference at the working precision (never clamped): it falls "
                           "like −RΘ_q·log10(e).")
+
+
+def baseline_ray(out, model, label: str, info, loss, coef_what: str):
+    """L(Rq̄) − L_σ < 0 from a witness on along q's ray (``info``: ``verify.geometry.directional.directional``), and the
+    leading coefficient's sign: the items are added to ``out``; returns (the RaySign, the witness R or None)."""
+    qb = unit(info.q)
+    ray = RaySign(label, lambda R: baseline_excess(model, info, [R * x for x in qb], loss), ladder(info.theta_sq), -1)
+    R, items = ray.items("L(Rq̄) − L_σ", leading_coefficient(info, loss), coef_what)
+    out.add(*items)
+    return ray, R
+
+
+def next_margin_gap(info) -> arb | None:
+    """δ = (second-smallest margin − Θ_q)/‖q‖ (the gap to the next margin per unit norm); None without one."""
+    if info.next_margin is None:
+        return None
+    return to_arb((info.next_margin - info.theta) ** 2 / info.norm_sq).sqrt()
