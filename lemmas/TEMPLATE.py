@@ -25,7 +25,7 @@ from fractions import Fraction
 from verify.claims import Claim, Hypothesis, Outcome, register
 from verify.data import mmts as D
 from verify.geometry.probes import SCALES, directions, scaled
-from verify.kit.probes import ProbeInequality, point_label
+from verify.kit.probe_inequality import ProbeInequality, point_label
 from verify.models.attention import LinearLogitModel, features
 from verify.numbers.precision import Precision, to_arb
 

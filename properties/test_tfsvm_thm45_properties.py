@@ -11,7 +11,7 @@ from lemmas.tfsvm import thm4
 from properties.strategies import datasets, save_failure
 from verify.data.dataset import Dataset
 from verify.geometry.trap import t2_coordinates, t2_reduction, trap_certificate
-from verify.kit.stationarity import gd_checkpoints, step_size_W
+from verify.kit.global_descent import gd_checkpoints, step_size_W
 from verify.models.attention import LinearLogitModel, one_minus_corr
 from verify.numbers.precision import to_arb, working_precision
 from verify.svm import solve_svm

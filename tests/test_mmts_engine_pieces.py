@@ -9,8 +9,8 @@ from verify import Dataset
 from verify.geometry.keys import head_in_range, query_features
 from verify.geometry.probes import tie_points
 from verify.geometry.smoothness import hessian_norm
-from verify.kit.probes import ProbeInequality
-from verify.kit.trajectory import IdentityAlong, norm_enclosure
+from verify.kit.probe_inequality import ProbeInequality
+from verify.kit.trajectory_identity import IdentityAlong, norm_enclosure
 from verify.numbers.exact import min_norm_solution, rank, rational_below
 from verify.numbers.precision import to_arb, working_precision
 

@@ -1,4 +1,4 @@
-"""verify.kit.probes and verify.kit.trajectory (mutation tests): a ratio with an exactly zero denominator decided as
+"""verify.kit.probe_inequality and verify.kit.trajectory_identity (mutation tests): a ratio with an exactly zero denominator decided as
 the module docstring says (0 if the numerator is exactly 0, +∞ if certainly nonzero, undecided otherwise), a
 skipped point counted as undecided, point labels; an identity along a trajectory counted step by step, its
 decision on both sides and the report naming the largest residual's step."""
@@ -6,8 +6,8 @@ from fractions import Fraction as F
 
 from flint import arb
 
-from verify.kit.probes import ProbeInequality, point_label
-from verify.kit.trajectory import IdentityAlong
+from verify.kit.probe_inequality import ProbeInequality, point_label
+from verify.kit.trajectory_identity import IdentityAlong
 from verify.numbers.precision import working_precision
 
 

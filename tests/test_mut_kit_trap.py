@@ -1,4 +1,4 @@
-"""verify.kit.trap (mutation tests): the items a certified trap adds to the verdict — both of the certificate's
+"""verify.kit.global_convergence (mutation tests): the items a certified trap adds to the verdict — both of the certificate's
 conditions as the comparisons they are (c > 0; the total decrease of b < δ, the drop the certificate was proven
 with), and the deciding "lim 1 − corr = 0" against the proven limit — the score spread max − min of the non-optimal
 scores (exact), and tfsvm.thm5's options reaching the shared code (starts counted, W-GD shown at the locally-optimal
@@ -17,7 +17,7 @@ from flint import arb
 
 from lemmas.tfsvm import thm5
 from verify.data import tfsvm as D
-from verify.kit.trap import score_spread
+from verify.kit.global_convergence import score_spread
 from verify.numbers.precision import working_precision
 
 
@@ -102,7 +102,7 @@ def test_an_unproven_trap_is_shown_as_evidence_only():
     """A locally-optimal start whose certificate is not proven (info's certificate None, no ladder): one item, no
     value, saying so with the certificate's description."""
     from verify.claims import Outcome
-    from verify.kit.trap import trap_items
+    from verify.kit.global_convergence import trap_items
     out = Outcome()
     w = (Fraction(1, 2), 0, Fraction(1, 2), 0)
     trap_items(out, "W(0) = 3·W^mm_α", (1, 0, 1, 0), ((0, 0), w, None, "c undecided", None), [], [w])
@@ -122,7 +122,7 @@ def test_random_starts_are_quarter_multiples_of_the_rounded_norm_up_to_three():
     import math
 
     from verify.geometry.stationarity import gmm
-    from verify.kit.trap import starts
+    from verify.kit.global_convergence import starts
 
     with working_precision(30):
         q = tuple(gmm(D.d_t2(), "W", 30).solution)
@@ -136,7 +136,7 @@ def test_random_starts_are_quarter_multiples_of_the_rounded_norm_up_to_three():
 def test_a_tiny_w_mm_falls_back_to_one_thousandth():
     """Features ×10⁴: ‖W^mm‖_F = √5·10⁻⁴ rounds to 0 with denominator ≤ 1000, so σ = 1/1000."""
     from verify.geometry.stationarity import gmm
-    from verify.kit.trap import starts
+    from verify.kit.global_convergence import starts
 
     data = D.d_t2().replace(X=[[[10 ** 4, 10 ** 4], [0, 0]], [[2 * 10 ** 4, 2 * 10 ** 4], [0, 0]]], name="D-T2 x1e4")
     with working_precision(30):
@@ -151,7 +151,7 @@ def test_the_certificate_covers_steps_up_to_one_over_l_w_of_the_loss():
     decrease of b grows with η: 2/L_W, or L_W of another loss, give another bound)."""
     from verify.geometry.stationarity import gmm, smoothness_W
     from verify.geometry.trap import t2_reduction, trap_certificate
-    from verify.kit.trap import starts
+    from verify.kit.global_convergence import starts
 
     data = D.d_t2()
     with working_precision(30):
@@ -174,7 +174,7 @@ def test_without_a_certificate_the_ray_start_is_the_first_rung_of_the_ladder():
     import math
 
     from verify.geometry.stationarity import gmm
-    from verify.kit.trap import LMM_LADDER, starts
+    from verify.kit.global_convergence import LMM_LADDER, starts
 
     data = D.thm4_ladder()
     with working_precision(30):
@@ -196,7 +196,7 @@ def test_the_ray_radius_is_the_first_proven_else_the_first_tried(monkeypatch):
     the GMM) and is proven from ≈ 3: radii (1, 3) → the start at ≈ 3 with its certificate; (1, 2) or (1,) → none
     proven, the start at the first radius tried (≈ 1), no certificate, its description kept."""
     from verify.geometry.stationarity import gmm
-    from verify.kit import trap
+    from verify.kit import global_convergence as trap
 
     with working_precision(30):
         q = tuple(gmm(D.d_t2(), "W", 30).solution)
@@ -214,8 +214,8 @@ def test_the_score_hypotheses_say_why_and_the_step_follows_the_loss():
     thm4_single), a positive spread (b1_only) leaves it undecided naming the spread; Theorem 4's B.2 passes
     ``assumption_b``'s detail on; η = 1/L_W of the loss used."""
     from verify.geometry.stationarity import assumption_b
-    from verify.kit import trap
-    from verify.kit.stationarity import step_size_W
+    from verify.kit import global_convergence as trap
+    from verify.kit.global_descent import step_size_W
 
     def delta(data):
         hyps, _, _ = trap.hypotheses(data, "logistic", 30, "delta")
@@ -242,8 +242,8 @@ def test_w_gd_at_the_locally_optimal_start_by_hand():
 
     from lemmas.tfsvm import thm4
     from verify.geometry.stationarity import gmm
-    from verify.kit.stationarity import step_size_W
-    from verify.kit.trap import starts
+    from verify.kit.global_convergence import starts
+    from verify.kit.global_descent import step_size_W
 
     mpmath.mp.dps = 50
 

@@ -7,7 +7,7 @@ import pytest
 
 from verify import Dataset
 from verify.geometry.probes import SCALES, directions, scaled
-from verify.kit.probes import ProbeInequality, point_label
+from verify.kit.probe_inequality import ProbeInequality, point_label
 from verify.models.attention import features
 from verify.numbers.precision import working_precision
 

@@ -55,7 +55,7 @@ def test_default_datasets_follow_the_seed():
 
 # ----- evaluate: the hypotheses in both modes, the notes ---------------------------------------------
 from verify.data.dataset import Dataset  # noqa: E402
-from verify.kit.stationarity import step_size_W, tfsvm_hypotheses  # noqa: E402
+from verify.kit.global_descent import step_size_W, tfsvm_hypotheses  # noqa: E402
 from verify.numbers.precision import working_precision  # noqa: E402
 
 

@@ -1,4 +1,4 @@
-"""tfsvm.thm4 (mutation tests): its options reach the shared start set and flows (``verify.kit.trap``): the number of
+"""tfsvm.thm4 (mutation tests): its options reach the shared start set and flows (``verify.kit.global_convergence``): the number of
 starts (W(0) = 0, ``random_starts`` seeded random ones, one per locally-optimal α ≠ opt), the seed named in each random
 start's label, W-GD shown at the locally-optimal start only when asked for, and the default flow depth 500·‖W^mm‖_F
 named in the requirement. Counts from the start set the module docstring states; D-T2 has one locally-optimal α ≠ opt

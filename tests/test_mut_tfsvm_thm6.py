@@ -16,8 +16,8 @@ from flint import arb
 
 from lemmas.tfsvm import thm6
 from verify.data import tfsvm as D
+from verify.kit.global_descent import step_size_W
 from verify.kit.good_start import assumption_c
-from verify.kit.stationarity import step_size_W
 from verify.numbers.precision import to_arb, working_precision
 from verify.svm.geometry import locally_optimal_selections
 

@@ -9,7 +9,7 @@ from lemmas.mmts import thm2_stationary as mstat
 from verify.claims import REGISTRY, run_claim
 from verify.data import mmts as D
 from verify.geometry.stationarity import ball_lower_bound, exact_gradient_at_zero, gmm
-from verify.kit.stationarity import divergence_evidence, gd_checkpoints, step_size_p
+from verify.kit.global_descent import divergence_evidence, gd_checkpoints, step_size_p
 from verify.models.attention import LinearLogitModel
 from verify.numbers.precision import working_precision
 

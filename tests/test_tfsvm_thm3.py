@@ -10,7 +10,7 @@ from flint import arb
 from lemmas.tfsvm import thm3
 from verify.claims import REGISTRY, run_claim
 from verify.data.tfsvm import b1_only, d_nb, d_stat, d_t2, thm3_cancelling
-from verify.kit.stationarity import GDLockstep, GDRun, gd_checkpoints, gd_limits, step_size_W, tail_checkpoints
+from verify.kit.global_descent import GDLockstep, GDRun, gd_checkpoints, gd_limits, step_size_W, tail_checkpoints
 from verify.models.attention import LinearLogitModel
 from verify.numbers.precision import to_arb, working_precision
 

@@ -12,7 +12,7 @@ from lemmas.tfsvm import thm4
 from verify.data import tfsvm as D
 from verify.geometry.stationarity import smoothness_W
 from verify.geometry.trap import t2_reduction, trap_certificate
-from verify.kit.stationarity import gd_checkpoints, step_size_W
+from verify.kit.global_descent import gd_checkpoints, step_size_W
 from verify.models.attention import LinearLogitModel, one_minus_corr
 from verify.numbers.precision import to_arb, working_precision
 
@@ -215,7 +215,7 @@ def test_ladder_finds_the_trap_where_no_certificate_applies():
 
 def test_stays_at_lmm_needs_both_the_plateau_and_the_lmm_convergence():
     from verify.claims.verdict import Decision
-    from verify.kit.trap import stays_at_lmm
+    from verify.kit.global_convergence import stays_at_lmm
 
     plateau, decays = Decision(False, "decays"), Decision(True, "decays")
     down, flat = [Fraction(1, 10 ** k) for k in range(1, 6)], [Fraction(1, 2)] * 5

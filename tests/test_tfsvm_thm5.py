@@ -7,7 +7,7 @@ from flint import arb
 
 from lemmas.tfsvm import thm5
 from verify.data import tfsvm as D
-from verify.kit.trap import score_spread
+from verify.kit.global_convergence import score_spread
 from verify.numbers.precision import working_precision
 
 

@@ -7,7 +7,7 @@ from verify.claims import REGISTRY, Outcome, rules, run_claim
 from verify.data import mmts as D
 from verify.dynamics import normalized_gd
 from verify.kit.direction import FlowCheckpoints, direction_evidence
-from verify.kit.stationarity import gd_checkpoints, step_size_p
+from verify.kit.global_descent import gd_checkpoints, step_size_p
 from verify.models.attention import LinearLogitModel
 from verify.numbers.precision import working_precision
 

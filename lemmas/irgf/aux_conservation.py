@@ -15,7 +15,7 @@ How it is checked.
   magnitudes of its terms (a Tally per law, every state counted).
 * Along the flows (evidence over t ≤ 4; integrated by ``verify.dynamics.dual.gbs_integrate`` at local tolerance
   10^−(dps+3), no rigorous bound, ``enclosed=False``): the drift |C(t) − C(0)| / max(1, |C(0)|) ≤ 10^−dps at t ∈
-  {1/2, 1, 2, 4} (``verify.kit.trajectory.IdentityAlong``), from init (5) with ω₀ = (7/10, 13/10, 2/5, 1, …) and from a
+  {1/2, 1, 2, 4} (``verify.kit.trajectory_identity.IdentityAlong``), from init (5) with ω₀ = (7/10, 13/10, 2/5, 1, …) and from a
   seeded generic start (diagonal), and from seeded K₀, Q₀ ∈ ℚ^{d×d_e}, d_e = 2 (general); and the consequence
   ξ_k² + ξ_q² = √(4β² + c₀²) on both diagonal runs, = 2√(β² + ω₀⁴) on the (5) run. The spec uses the drift as an
   integrator sanity test: a drift above the tolerance means a bug, not a counterexample.
@@ -35,7 +35,7 @@ from verify.claims.registry import Parameter
 from verify.data.irgf import d_seed0, random_diag_dataset
 from verify.dynamics.dual import gbs_integrate, kq_field, pm_field
 from verify.kit import irgf
-from verify.kit.trajectory import IdentityAlong
+from verify.kit.trajectory_identity import IdentityAlong
 from verify.models.attention import LinearLogitModel
 from verify.numbers.precision import Precision, to_arb
 

@@ -40,7 +40,7 @@ from verify.data.irgf import d_face, d_seed0, random_diag_dataset
 from verify.geometry.probes import scaled
 from verify.geometry.tfsvm import symbolic_grad_arb
 from verify.kit import irgf
-from verify.kit.probes import ProbeInequality
+from verify.kit.probe_inequality import ProbeInequality
 from verify.models.attention import features
 from verify.numbers.precision import Precision, to_arb
 

@@ -41,7 +41,7 @@ from verify.claims.registry import Parameter
 from verify.data.irgf import d_seed0, random_diag_dataset
 from verify.dynamics.dual import DualDiagSystem, primal_with_duals
 from verify.kit import irgf
-from verify.kit.probes import ProbeInequality
+from verify.kit.probe_inequality import ProbeInequality
 from verify.models.attention import LinearLogitModel
 from verify.numbers.precision import Precision, to_arb
 

@@ -37,7 +37,7 @@ from verify.claims import Claim, Outcome, register
 from verify.claims.registry import Parameter
 from verify.data import mmts as D
 from verify.geometry.cone_data import benign_random_lmm
-from verify.kit.cones import ALPHA_PARAMETER, STEP_PARAMETER, alpha_cover, times_sigma
+from verify.kit.cone_checks import ALPHA_PARAMETER, STEP_PARAMETER, alpha_cover, times_sigma
 from verify.kit.invariance import (
     MAX_STEPS,
     Setup,

@@ -15,7 +15,7 @@ How it is checked. Two runs at the working precision, each iterate rounded to it
 with the W-model's own gradient (features vec(x_it uᵀ), ``verify.models.heads``), and p-GD, never
 derived from each other. W(0) seeded rational; steps η_t = η₀·(1/2, 3/4, 1, …) with η₀ a 3-digit
 rational ≤ 1/(‖u‖²L̃_p) (L̃_p of Lemma 6: both runs then obey its step rule). Along t = 0 … 1000:
-  * deciding, every step (``kit.trajectory``): the proof's induction step in ball arithmetic at every
+  * deciding, every step (``kit.trajectory_identity``): the proof's induction step in ball arithmetic at every
     visited W(t), ‖(W(t)u − η_t‖u‖²∇L̃(W(t)u)) − W(t+1)u‖ ≤ 10^-dps (with the exact base case, the whole
     proof replayed on the trajectory); ‖(W(t) − W(0))(I − uuᵀ/‖u‖²)‖_F ≤ 10^-dps (≥ σ₂: rank ≤ 1);
   * a requirement of the check: the two independent runs agree, max_t ‖p(t) − W(t)u‖ ≤ 10^-dps. Rounded
@@ -38,7 +38,7 @@ from verify.data import mmts as D
 from verify.data.generators import random_dataset
 from verify.geometry.keys import fixed_query, query_features
 from verify.geometry.smoothness import smoothness_constant
-from verify.kit.trajectory import IdentityAlong, norm_enclosure
+from verify.kit.trajectory_identity import IdentityAlong, norm_enclosure
 from verify.models.attention import norm2
 from verify.models.heads import HEADS, head_model
 from verify.numbers.exact import rational_below

@@ -13,7 +13,7 @@ since under B, Cov_{s_i}(γ_i, K_i p^mm) = Δ_i s_opt Σ_{t≠opt} s_t m_t with 
 every non-optimal token is a support token (always when T = 2). On Fig. 1(b) (B violated)
 ⟨∇L(p), p^mm⟩ = −1.4e−2, −3.7e−4, +6.4e−7 at p = 1, 3, 10 ·(1,0,0): the sign flips between 3 and 10.
 
-Hypotheses (``verify.kit.stationarity.descent_hypotheses``): Assumption A for the loss used, certified;
+Hypotheses (``verify.kit.global_descent.descent_hypotheses``): Assumption A for the loss used, certified;
 Assumption B decided exactly on the rational scores (rounded data fails it: NOT_APPLICABLE, never a
 spurious VIOLATED); ATT-SVM(opt) feasible from its verified certificate (p^mm exact rational, so
 every margin is exact).
@@ -51,7 +51,7 @@ from verify.geometry.stationarity import (
     feasible_assumption_b_dataset,
     relative_deviation,
 )
-from verify.kit.stationarity import descent_hypotheses, descent_probes, ratio_figure
+from verify.kit.global_descent import descent_hypotheses, descent_probes, ratio_figure
 from verify.models.attention import LinearLogitModel, features
 from verify.numbers.precision import Precision, to_arb
 

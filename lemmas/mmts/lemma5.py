@@ -9,7 +9,7 @@ n = 1 and ATT-SVM(opt) feasible: for every π > 0 there is R_π such that every 
 every point, a ball containing 0 leaves the point undecided).
 
 Hypotheses (computed): Assumption A for the loss used, Assumption B exactly on the rational scores, ATT-SVM(opt)
-feasible from its verified certificate (``verify.kit.stationarity.descent_hypotheses``), and n = 1.
+feasible from its verified certificate (``verify.kit.global_descent.descent_hypotheses``), and n = 1.
 UNCERTAIN in the spec (item 6): the statement is recalled, not read; encoded as above, the form of Lemma 7 L3 with
 the cone replaced by the whole space. Checked numerically: the spec's sup ρ on Fig. 1(a) (1.069, 1.049, 1.022,
 1.0082, 1.0016, 1.000014 at ‖p‖ = 1, 2, 5, 10, 20, 50) is reproduced from below (the probe supremum).
@@ -38,10 +38,10 @@ from verify.claims.registry import Parameter
 from verify.data import mmts as D
 from verify.geometry.cones import lmm_geometry, radius_scale
 from verify.geometry.stationarity import feasible_assumption_b_dataset
+from verify.kit.cone_checks import times_sigma
 from verify.kit.cone_scan import LADDER, scan_radii
-from verify.kit.cones import times_sigma
+from verify.kit.global_descent import descent_hypotheses
 from verify.kit.sphere_ratio import ratio_figure, ratio_limit, sphere_scan, sup_ratio
-from verify.kit.stationarity import descent_hypotheses
 from verify.numbers.precision import Precision
 
 PIS = (Fraction(1, 10), Fraction(1, 100), Fraction(1, 1000), Fraction(1, 10**4))

@@ -45,8 +45,8 @@ from verify.data.generators import random_dataset
 from verify.geometry.probes import probe_points
 from verify.geometry.smoothness import descent_ratio, hessian_local_maxima, hessian_norm, smoothness_constant
 from verify.kit.assumptions import assumption_a, step_size
-from verify.kit.probes import ProbeInequality, point_label
-from verify.kit.trajectory import norm_enclosure
+from verify.kit.probe_inequality import ProbeInequality, point_label
+from verify.kit.trajectory_identity import norm_enclosure
 from verify.models.attention import LinearLogitModel, features, norm2
 from verify.models.losses import get_loss
 from verify.numbers.precision import Precision, log10_abs, to_arb, to_decimal_string

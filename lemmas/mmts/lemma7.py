@@ -37,8 +37,8 @@ from verify.claims.registry import Parameter
 from verify.data import mmts as D
 from verify.geometry.cone_data import random_dataset_with_lmm
 from verify.geometry.cones import critical_width, mu0, radius_scale
+from verify.kit.cone_checks import ALPHA_PARAMETER, alpha_cover, resolve_selection, times_sigma, width_evidence
 from verify.kit.cone_scan import LADDER, ConeScan, deep_limits, scan_radii
-from verify.kit.cones import ALPHA_PARAMETER, alpha_cover, resolve_selection, times_sigma, width_evidence
 from verify.models.losses import get_loss
 from verify.numbers.precision import Precision
 

@@ -16,7 +16,7 @@ DERIVED (mechanism (62)–(64)): L(Rq̄) − L_σ = e^{−RΘ_q}(c_q + o(1)), c_
 L(Rq) − L(Rq') = e^{−RΘ_q}(c_q + o(1)) since the q' term is O(e^{−RΘ_q'}): asymptotically only the smaller-margin
 direction's neighbour-optimality matters (c_q > 0); the hypothesis on q' enters only the explicit R_δ.
 
-How it is checked (``verify.kit.directional``): the differences without cancellation (each loss relative to L_σ,
+How it is checked (``verify.kit.ray_signs``): the differences without cancellation (each loss relative to L_σ,
 log-domain softmax in arb) at radii RΘ_q ∈ {1/2, …, 10⁶}: the witness R (``rules.witness``, evidence) and a Tally
 from it, and the sign of the leading coefficient c_q (certified: (i) c_q > 0, (ii) c_q < 0). Informative: R·δ.
 
@@ -45,7 +45,7 @@ from verify.geometry.directional import (
     unit,
 )
 from verify.kit.assumptions import assumption_a
-from verify.kit.directional import RaySign, baseline_ray, ladder, next_margin_gap, sign_figure
+from verify.kit.ray_signs import RaySign, baseline_ray, ladder, next_margin_gap, sign_figure
 from verify.models.attention import LinearLogitModel, features
 from verify.models.losses import get_loss
 from verify.numbers.precision import Precision, to_arb

@@ -13,7 +13,7 @@ unique selected tokens and every directional neighbour strictly higher-scored (`
 The directions: those given, else every candidate (max-margin directions p^mm(α) of the feasible selections and
 tilted ones, ``candidate_directions``) that meets both; none → NOT_APPLICABLE.
 
-How it is checked (``verify.kit.directional``): L(Rq̄) − L_σ without cancellation (φ_i − γ_σ = Σ s_it(γ_it − γ_σ)
+How it is checked (``verify.kit.ray_signs``): L(Rq̄) − L_σ without cancellation (φ_i − γ_σ = Σ s_it(γ_it − γ_σ)
 with exact score differences, then ℓ(γ_σ + x) − ℓ(γ_σ) by expm1/log1p) at radii RΘ_q ∈ {1/2, …, 10⁶}; the witness
 R_q (``rules.witness``, evidence over RΘ_q ≤ 10⁶) and a Tally from it; and the leading coefficient (DERIVED)
 c = (1/n)Σ_{N(q)} |ℓ'(γ_σ)|(γ_σ − γ_it) of L(Rq̄) − L_σ = e^{−RΘ_q}(c + o(1)), which must be certainly < 0 (under
@@ -37,7 +37,7 @@ from verify.data import mmts as D
 from verify.data.dataset import Dataset
 from verify.geometry.directional import candidate_directions, directional, general_position_dataset
 from verify.kit.assumptions import assumption_a
-from verify.kit.directional import baseline_ray, next_margin_gap, sign_figure
+from verify.kit.ray_signs import baseline_ray, next_margin_gap, sign_figure
 from verify.models.attention import LinearLogitModel, features
 from verify.models.losses import get_loss
 from verify.numbers.precision import Precision, to_arb

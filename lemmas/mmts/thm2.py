@@ -17,7 +17,7 @@ optimiser) reaches ‖p‖ ≈ 100 in 1000 steps with 1 − corr ≈ 2.5e−4 (r
 UNCERTAIN: the exact form of (ii)/(iii) is not in the slides; the step hypothesis is read as
 η ≤ 1/L_p with L_p of (6) as recalled (``verify.geometry.smoothness``).
 
-Hypotheses (``verify.kit.stationarity``): Assumption A for the loss used, Assumption B exact,
+Hypotheses (``verify.kit.global_descent``): Assumption A for the loss used, Assumption B exact,
 ATT-SVM(opt) feasible from its verified certificate, η = 1/L_p rounded down with η ≤ 1/L_p decided
 against the certified ball L_p.
 
@@ -46,7 +46,7 @@ from verify.data import mmts as D
 from verify.data.dataset import Dataset
 from verify.geometry.stationarity import feasible_assumption_b_dataset
 from verify.kit.direction import direction_figure, flow_directions
-from verify.kit.stationarity import (
+from verify.kit.global_descent import (
     descent_hypotheses,
     divergence_evidence,
     gd_checkpoints,

@@ -10,11 +10,11 @@ Assumption A, Assumption B (γ_it = γ_iτ < γ_{i,opt} for t, τ ≠ opt_i) and
 Paper numbers: Fig. 1(a), p(0) = 0, η = 1/L_p (L_p = 20.75): ‖p(t)‖ = 0.37, 2.59, 5.16, 7.43 at
 t = 10³, 10⁴, 10⁵, 10⁶ (≈ +2.3 per decade, i.e. ‖p‖ ≈ a + b ln t).
 
-Hypotheses (``verify.kit.stationarity``): Assumption A for the loss used, Assumption B exact,
+Hypotheses (``verify.kit.global_descent``): Assumption A for the loss used, Assumption B exact,
 ATT-SVM(opt) feasible from its verified certificate, and η = 1/L_p rounded down with η ≤ 1/L_p
 decided against the certified ball L_p.
 
-How it is checked (``verify.kit.stationarity.stationary_evidence``):
+How it is checked (``verify.kit.global_descent.stationary_evidence``):
   (i)  certified: ⟨∇L(p), p^mm⟩ < 0 at every adversarial probe point (a Tally over aligned,
        anti-aligned, non-optimal selections, keys, random; ‖p‖∞ from 0 to 1000), and for R = 1, 10,
        100, 1000 a certified c(R) > 0 with ‖∇L(p)‖ ≥ c(R) on the whole ball ‖p‖ ≤ R (from the derived
@@ -36,7 +36,7 @@ from verify.data import mmts as D
 from verify.data.dataset import Dataset
 from verify.geometry.stationarity import assumption_b, exact_gradient_at_zero, feasible_assumption_b_dataset, gmm
 from verify.kit.assumptions import assumption_a
-from verify.kit.stationarity import descent_hypotheses, stationary_evidence, step_size_p
+from verify.kit.global_descent import descent_hypotheses, stationary_evidence, step_size_p
 from verify.numbers.precision import Precision
 
 

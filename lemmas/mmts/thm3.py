@@ -41,8 +41,7 @@ from verify.claims import Claim, Evidence, Outcome, register, rules
 from verify.claims.registry import Parameter
 from verify.data import mmts as D
 from verify.geometry.cone_data import benign_random_lmm
-from verify.kit.cone_scan import ConeScan
-from verify.kit.cones import (
+from verify.kit.cone_checks import (
     ALPHA_PARAMETER,
     STEP_PARAMETER,
     ConeChecks,
@@ -54,6 +53,7 @@ from verify.kit.cones import (
     ruled,
     times_sigma,
 )
+from verify.kit.cone_scan import ConeScan
 from verify.kit.invariance import (
     MAX_STEPS,
     Setup,

@@ -36,7 +36,7 @@ from verify.data import tfsvm as D
 from verify.geometry.probes import directions, scaled
 from verify.geometry.tfsvm import kq_gradients, symbolic_grad_arb
 from verify.kit.assumptions import assumption_a
-from verify.kit.probes import ProbeInequality, point_label
+from verify.kit.probe_inequality import ProbeInequality, point_label
 from verify.models.attention import LinearLogitModel, features
 from verify.models.losses import get_loss
 from verify.numbers.linalg import norm_enclosure

@@ -35,7 +35,7 @@ from verify.geometry.probes import directions, scaled
 from verify.geometry.stationarity import smoothness_W
 from verify.geometry.tfsvm import difference_rows, kq_gradients, null_basis
 from verify.kit.assumptions import assumption_a
-from verify.kit.probes import ProbeInequality, point_label
+from verify.kit.probe_inequality import ProbeInequality, point_label
 from verify.models.attention import LinearLogitModel, features
 from verify.models.losses import get_loss
 from verify.numbers.exact import rank, rational_below

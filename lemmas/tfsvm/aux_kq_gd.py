@@ -60,7 +60,7 @@ from verify.data import tfsvm as D
 from verify.dynamics import make_parameterization
 from verify.errors import DataError
 from verify.kit.assumptions import assumption_a, svm_feasible
-from verify.kit.cones import log10_series
+from verify.kit.cone_checks import log10_series
 from verify.models.attention import corr, norm2, one_minus_corr
 from verify.numbers.precision import Precision, to_arb, to_decimal_string
 from verify.svm import solve_svm

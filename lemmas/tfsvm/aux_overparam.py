@@ -39,7 +39,7 @@ from verify.geometry.probes import tie_points
 from verify.geometry.stationarity import PROBE_SCALES, exact_gradient_at_zero, probe_directions, probe_points
 from verify.geometry.tfsvm_cones import CorrelationTables, correlations
 from verify.kit.assumptions import assumption_a
-from verify.kit.probes import point_label
+from verify.kit.probe_inequality import point_label
 from verify.models.attention import LinearLogitModel, dot, features
 from verify.numbers.precision import Precision, to_arb
 

@@ -10,7 +10,7 @@ Hypotheses (decided exactly on the rational data): Assumption A (logistic); uniq
 feasible (verified certificate); B.1 on the exact W^mm; Assumption D by enumerating every α ∈ [T]ⁿ with its exact
 Att-SVM answer (``verify.kit.tfsvm_assumptions``, the one-line detail names the α and the support sets that fail).
 D implies that no α ≠ opt is locally optimal (opt_i is a support index with a higher score), so under D the
-locally-optimal-ray ladder of Theorem 4 (``verify.kit.trap``) has no ray to climb.
+locally-optimal-ray ladder of Theorem 4 (``verify.kit.global_convergence``) has no ray to climb.
 
 Protocol (the spec's evidence, §4 conj2, reproduced; "almost all datasets" as seeded trials): trials are datasets
 ``conj2_trial(seed)`` of ``verify.data.tfsvm`` (n = T = 3, d = 4, entries in ¼ℤ ∩ [−2, 2]) that meet B.1 + D — the
@@ -19,7 +19,7 @@ defaults are the first two such seeds (31, 94); any further trial is a dataset (
 [−3, 3]·‖W^mm‖_F (the spec's scale 3); the rays of the ``alpha_starts`` feasible α ≠ opt whose W^mm_α is furthest
 from W^mm (smallest correlation), at ‖W(0)‖_F ≈ 10‖W^mm_α‖_F — a start already selecting α ≠ opt with margins ≈ 10,
 the hardest starts D leaves (every α ray when ``alpha_starts`` = −1); and along every locally-optimal ray Theorem 4's
-ladder / trap certificate (``verify.kit.trap.starts``: none under D). ``init`` replaces them by one given start (the
+ladder / trap certificate (``verify.kit.global_convergence.starts``: none under D). ``init`` replaces them by one given start (the
 replay of a witness). Each start is followed by the arc-length gradient flow (GD's η → 0 limit, Radau IIA at the
 working precision) stopped exactly at ‖W‖_F = σ·{2, 5, 10, …, ``depth``}, σ = ‖W^mm‖_F (``depth`` = 200 by default:
 six legs above a random start, ≈ 10 s per trial with the recheck at 50 digits; the spec's runs went to ‖W‖ = 100).
@@ -50,9 +50,9 @@ from verify.dynamics import flow_through_norms
 from verify.errors import DataError
 from verify.geometry.stationarity import gmm
 from verify.kit.assumptions import assumption_a, svm_feasible, unique_optimal_tokens
-from verify.kit.cones import log10_series, plot_value
+from verify.kit.cone_checks import log10_series, plot_value
+from verify.kit.global_convergence import FLOW_NORMS, THEORY_RATE, ladder, starts, trap_items
 from verify.kit.tfsvm_assumptions import assumption_b1, assumption_d
-from verify.kit.trap import FLOW_NORMS, THEORY_RATE, ladder, starts, trap_items
 from verify.models.attention import features, norm2, one_minus_corr
 from verify.numbers.precision import Precision, to_arb, to_decimal_string
 

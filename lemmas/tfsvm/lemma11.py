@@ -45,8 +45,8 @@ from verify.geometry.tfsvm_cones import (
     sqrt_ball,
     w_constants,
 )
-from verify.kit.probes import ProbeInequality
-from verify.kit.stationarity import tfsvm_hypotheses
+from verify.kit.global_descent import tfsvm_hypotheses
+from verify.kit.probe_inequality import ProbeInequality
 from verify.models.attention import LinearLogitModel
 from verify.numbers.precision import Precision, to_arb, to_decimal_string
 

@@ -39,7 +39,7 @@ from verify.geometry.tfsvm_cones import (
     w_constants,
 )
 from verify.kit.assumptions import assumption_a, w_mm_hypotheses
-from verify.kit.probes import ProbeInequality
+from verify.kit.probe_inequality import ProbeInequality
 from verify.models.attention import LinearLogitModel
 from verify.numbers.precision import Precision, to_arb, to_decimal_string
 

@@ -45,7 +45,7 @@ from verify.data.dataset import Dataset
 from verify.geometry.local_cone import cone_directions, cone_slack, lmm_selections, other_directions, same_ray
 from verify.geometry.tfsvm_cones import CorrelationTables, at_norm, correlations, sqrt_ball
 from verify.kit.assumptions import assumption_a
-from verify.kit.probes import ProbeInequality
+from verify.kit.probe_inequality import ProbeInequality
 from verify.models.attention import LinearLogitModel
 from verify.numbers.exact import rational_below
 from verify.numbers.precision import Precision, to_arb, to_decimal_string

@@ -30,7 +30,7 @@ from verify.data.generators import random_dataset
 from verify.geometry.probes import probe_points
 from verify.geometry.tfsvm_svm import excess_along, selected_limit, selection
 from verify.kit.assumptions import assumption_a, score_bound
-from verify.kit.probes import point_label
+from verify.kit.probe_inequality import point_label
 from verify.models.attention import LinearLogitModel, features
 from verify.numbers.precision import Precision, to_arb, to_decimal_string
 

@@ -40,7 +40,7 @@ from verify.geometry.smoothness import hessian_local_maxima, hessian_norm
 from verify.geometry.stationarity import smoothness_W
 from verify.geometry.tfsvm import kq_directions, kq_probe
 from verify.kit.assumptions import assumption_a
-from verify.kit.probes import ProbeInequality, point_label
+from verify.kit.probe_inequality import ProbeInequality, point_label
 from verify.models.attention import LinearLogitModel, features
 from verify.models.losses import get_loss
 from verify.numbers.linalg import norm_enclosure

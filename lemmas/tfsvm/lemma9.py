@@ -13,7 +13,7 @@ Exact forms (DERIVED, from the covariance identity ⟨∇L, V⟩ = (1/n)Σ ℓ'(
   B.2: Cov = Δ_i s_opt Σ_{t≠opt} s_t m_t with margins m_t ≥ 1 (eq. (25)), so
        −⟨∇L(W), W^mm⟩ ≥ (1/n)Σ_i |ℓ'(φ_i)| Δ_i s_{i,opt}(1 − s_{i,opt}) > 0 (equality iff all tokens support).
 
-Hypotheses (``verify.kit.stationarity.tfsvm_hypotheses``, shared with Theorem 3): Assumption A for the loss,
+Hypotheses (``verify.kit.global_descent.tfsvm_hypotheses``, shared with Theorem 3): Assumption A for the loss,
 unique optimal tokens, B.1 (decided exactly on the rational W^mm) or B.2 (exact), Att-SVM(opt) feasible.
 
 How it is checked (certified, arb balls at exact rational W): probe points ±W^mm, ±(F_t − F_opt) (selects a
@@ -54,8 +54,8 @@ from verify.geometry.stationarity import (
     probe_points,
 )
 from verify.geometry.tfsvm_cones import lmm_directions
-from verify.kit.probes import point_label
-from verify.kit.stationarity import tfsvm_hypotheses
+from verify.kit.global_descent import tfsvm_hypotheses
+from verify.kit.probe_inequality import point_label
 from verify.models.attention import LinearLogitModel, features
 from verify.numbers.precision import Precision, to_arb
 

@@ -13,7 +13,7 @@ Att-SVM asks w ≥ 1 and −w ≥ 1, and ∇L(0) = 0 exactly (uniform attention;
 Default: "W^mm exists" is required (as the proof does) → NOT_APPLICABLE naming it; ``require_feasible=
 False`` encodes the printed hypotheses only → VIOLATED (certified).
 
-Hypotheses (``verify.kit.stationarity.tfsvm_hypotheses``): Assumption A for the loss used; unique optimal
+Hypotheses (``verify.kit.global_descent.tfsvm_hypotheses``): Assumption A for the loss used; unique optimal
 tokens; B.1 (decided exactly on the rational W^mm) or B.2 (exact); Att-SVM(opt) feasible from its verified
 certificate; η = 1/L_W rounded down, η ≤ 1/L_W decided against the certified L_W of v1 Lemma 4 (the
 theorem's "η ≤ O(1/L_W)" read as η ≤ 1/L_W, for which the descent lemma is proven).
@@ -21,13 +21,13 @@ theorem's "η ≤ O(1/L_W)" read as η ≤ 1/L_W, for which the descent lemma is
 How it is checked. (1) certified: ⟨∇L(W), W^mm⟩ < 0 at every adversarial probe point (Tally; Lemma 9's
 sign), and c(R) > 0 with ‖∇L(W)‖_F ≥ c(R) on the balls ‖W‖_F ≤ R = 1 … 1000. (2) evidence over the GD
 steps run (η = 1/L_W, exact iterates; 5000 steps, doubled up to 2·10⁴ while a rule is undecided) from three
-starts ("any W(0)"), run together (``verify.kit.stationarity.GDLockstep``): 0; a seeded random W(0)
+starts ("any W(0)"), run together (``verify.kit.global_descent.GDLockstep``): 0; a seeded random W(0)
 (entries in [−1, 1]); W(0) = c·W^mm_α on the ray of a locally-optimal α ≠ opt (an LMM, enumerated and
 certified by ``verify.svm.geometry``; ‖W(0)‖_F ≈ 3, where D-T2's GD stays at the LMM), or on the GMM ray
 when opt is the only one. From 0 the projection ⟨W(k), W^mm⟩ increases at every step (certified Tally,
 Lemma 9 at the iterates). Per start: ‖∇L(W(k))‖_F → 0 by ``rules.decays`` at the DERIVED rate 1 against ηk + t₀ and ‖W(k) − W(0)‖_F →
 ∞ by ``rules.diverges`` against ln(1 + ηk/t₀), both on the last four checkpoints (second half of the run;
-law and clock in ``verify.kit.stationarity.GRADIENT_DECAY_RATE``); a rule's failure counts only beyond
+law and clock in ``verify.kit.global_descent.GRADIENT_DECAY_RATE``); a rule's failure counts only beyond
 the descent lemma's step budget (``gd_limits``). Reported: the tokens selected at the end (D-T2: the LMM
 start keeps α — the theorem makes no directional claim), the descent-lemma bound on the steps in ‖W‖ ≤ R.
 
@@ -48,7 +48,7 @@ from verify.data.dataset import Dataset
 from verify.data.tfsvm import b1_only, d_t2
 from verify.geometry.stationarity import ball_lower_bound, exact_gradient_at_zero, feasible_assumption_b_dataset
 from verify.geometry.tfsvm_cones import lmm_directions
-from verify.kit.stationarity import gd_limits_until_decided, no_stationary_evidence, step_size_W, tfsvm_hypotheses
+from verify.kit.global_descent import gd_limits_until_decided, no_stationary_evidence, step_size_W, tfsvm_hypotheses
 from verify.models.attention import LinearLogitModel
 from verify.numbers.precision import Precision, log10_abs
 

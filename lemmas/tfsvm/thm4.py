@@ -13,7 +13,7 @@ Hypotheses (computed): Assumption A for the loss; unique optimal tokens; B.2 (ex
 (verified SVM certificate); η = 1/L_W rounded down, η ≤ 1/L_W against the certified L_W of Lemma 4 (the
 theorem's O(·) constant is unspecified; the certificate covers every η ∈ (0, 1/L_W]).
 
-How it is checked (``verify.kit.trap``). "Any W(0)" (coverage "search", docs/parameters.md): the check chooses
+How it is checked (``verify.kit.global_convergence``). "Any W(0)" (coverage "search", docs/parameters.md): the check chooses
 W(0) = 0, a seeded random start (entries in [−3, 3]·‖W^mm‖_F), and ρ·W^mm_α for every locally-optimal α ≠ opt
 (enumerated), ρ rational with ‖W(0)‖_F ≈ 3 (then 5, 10, 10‖W^mm_α‖, 30‖W^mm_α‖ until the certificate is proven).
 Where no certificate applies (T > 2 or n > 2) a ladder of starts ‖W(0)‖_F ≈ (3, 10, 30, 100)·‖W^mm_α‖ along the
@@ -45,7 +45,7 @@ from __future__ import annotations
 
 from verify.claims import Claim, Outcome, register
 from verify.data import tfsvm as D
-from verify.kit.trap import PARAMETERS, global_convergence, hypotheses
+from verify.kit.global_convergence import PARAMETERS, global_convergence, hypotheses
 from verify.numbers.precision import Precision
 
 

@@ -17,7 +17,7 @@ spread max_i(max − min of the non-optimal scores) is exactly 0 (always for T =
 otherwise (T ≥ 3 with spread s > 0: met only if δ ≥ s; INCONCLUSIVE naming it); W^mm exists (verified
 SVM certificate, used by the proof); η = 1/L_W rounded down, η ≤ 1/L_W certified.
 
-How it is checked: ``verify.kit.trap`` as for ``tfsvm.thm4`` (starts 0, a seeded random start and the
+How it is checked: ``verify.kit.global_convergence`` as for ``tfsvm.thm4`` (starts 0, a seeded random start and the
 locally-optimal rays; the certified trap at every ray where its inequalities are proven; W-GD at those
 starts). Where a trap is certified the gradient-flow evidence and its figure are Theorem 4's (same witness;
 ``flows="auto"`` runs them here too — off by default for time); without one, the flows from every start decide
@@ -31,7 +31,7 @@ from __future__ import annotations
 
 from verify.claims import Claim, Outcome, register
 from verify.data import tfsvm as D
-from verify.kit.trap import PARAMETERS, global_convergence, hypotheses
+from verify.kit.global_convergence import PARAMETERS, global_convergence, hypotheses
 from verify.numbers.precision import Precision
 
 

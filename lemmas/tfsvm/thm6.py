@@ -24,7 +24,7 @@ lower bound on η(0), which v1 does not state.
 
 How it is checked (kind asymptotic: evidence over ‖W‖_F ≤ 10³): the exact first step W(1) = −η(0)∇L(0)
 (its margins are C's margins times η(0)); then ``GD_STEPS`` steps with η = 1/L_W (exact iterates,
-``verify.kit.stationarity.gd_checkpoints``; GD at this step moves ‖W‖ like ln k, so 1 − corr(W(k), W^mm)
+``verify.kit.global_descent.gd_checkpoints``; GD at this step moves ‖W‖ like ln k, so 1 − corr(W(k), W^mm)
 is shown there); then the arc-length gradient flow — GD's η → 0 limit, labelled as such (Radau IIA at the
 working precision, ``verify.kit.direction``; evidence, no global error bound) — from W(K) through
 ‖W‖_F = 1, 2, 5, … 1000: 1 − corr(W, W^mm) → 0 decided by ``rules.decays`` at the DERIVED rate 2 (a bounded
@@ -50,8 +50,8 @@ from verify.data import tfsvm as D
 from verify.data.dataset import Dataset
 from verify.kit.assumptions import assumption_a, step_size, w_mm_hypotheses
 from verify.kit.direction import direction_figure, flow_directions
+from verify.kit.global_descent import gd_checkpoints, step_size_W
 from verify.kit.good_start import assumption_c, good_start_dataset, gradient_at_zero
-from verify.kit.stationarity import gd_checkpoints, step_size_W
 from verify.models.attention import LinearLogitModel, dot, one_minus_corr
 from verify.numbers.precision import Precision, to_arb
 from verify.svm.geometry import locally_optimal_selections

@@ -10,7 +10,7 @@ Constants (Lemma 13, eq. (74)): μ(α) = (1/8)(min(½, δ)/A)², R = max(2, 1/δ
 
 UNCERTAIN in the spec (§5 item 2): the step bound η ≤ O(min(1/L_W, ζ(μ))) has unspecified constants and ζ is not given
 — treated as existential: the check uses η = 1/L_W rounded down, L_W the certified constant of v1 Lemma 4
-(``verify.kit.stationarity.step_size_W``, the same step as Theorems 3/4; hypothesis "η ≤ 1/L_W" decided by
+(``verify.kit.global_descent.step_size_W``, the same step as Theorems 3/4; hypothesis "η ≤ 1/L_W" decided by
 enclosures), and the η → 0 limit, the gradient flow.
 
 How it is checked. "α locally optimal": every locally-optimal α of [T]^n (enumerated, the GMM included) or the given
@@ -66,8 +66,8 @@ from verify.dynamics import flow_through_norms
 from verify.geometry.local_cone import cone_directions, corr_margin, lmm_selections, other_directions
 from verify.geometry.tfsvm_cones import CorrelationTables, at_norm, correlations
 from verify.kit.assumptions import assumption_a
-from verify.kit.cones import as_informative, log10_series, plot_value
-from verify.kit.stationarity import step_size_W
+from verify.kit.cone_checks import as_informative, log10_series, plot_value
+from verify.kit.global_descent import step_size_W
 from verify.models.attention import LinearLogitModel, norm2, one_minus_corr
 from verify.numbers.precision import Precision, to_arb, to_decimal_string
 

@@ -36,7 +36,7 @@ form), ``inward_component`` and ``boundary_scan`` (first-order cone invariance, 
 directions of ``boundary_directions``), ``leading_term`` (the sign of −⟨∇L(rq), v⟩ as r → ∞ from
 the nearest token: the asymptotic certificate behind a VIOLATED), ``radius_scale`` (the unit σ of
 the radius ladders). Seeded datasets with a non-global LMM are in ``verify.geometry.cone_data``;
-the hypotheses of the LMM claims and the trajectories checked against the cone in ``verify.kit.cones``.
+the hypotheses of the LMM claims and the trajectories checked against the cone in ``verify.kit.cone_checks``.
 """
 from __future__ import annotations
 

@@ -4,7 +4,7 @@ A claim that must hold for *all* parameters is checked on points chosen to stres
 unit directions, directions along key differences (which tie two tokens and split the attention
 mass), and scales from 0 up to saturation, where 1 − s_max is e^{-1000} or smaller; ``tie_points``
 adds points where two tokens share the largest logit exactly (split attention, where the softmax
-curvature lives). ``verify.kit.probes`` decides an inequality at every such point.
+curvature lives). ``verify.kit.probe_inequality`` decides an inequality at every such point.
 """
 from __future__ import annotations
 

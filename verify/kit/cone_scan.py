@@ -54,7 +54,7 @@ from verify.geometry.cones import (
     selection_rate,
     unit,
 )
-from verify.kit.cones import asymptotic_evidence, log10_series, plot_value, ruled
+from verify.kit.cone_checks import asymptotic_evidence, log10_series, plot_value, ruled
 from verify.models.attention import LinearLogitModel, dot, features, norm2
 from verify.numbers.precision import to_arb
 

@@ -12,7 +12,7 @@ from fractions import Fraction
 from verify.claims import Evidence, Hypothesis
 from verify.geometry.keys import att_svm_opt
 from verify.kit.assumptions import svm_feasible
-from verify.kit.probes import ProbeInequality
+from verify.kit.probe_inequality import ProbeInequality
 
 
 def positive_strict_hypotheses(data) -> list[Hypothesis]:

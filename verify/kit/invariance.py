@@ -40,7 +40,7 @@ from verify.geometry.cones import (
     unit,
 )
 from verify.geometry.smoothness import smoothness_constant
-from verify.kit.cones import (
+from verify.kit.cone_checks import (
     ConeChecks,
     asymptotic_evidence,
     flow_in_cone,

@@ -31,7 +31,7 @@ from flint import arb
 
 from verify.claims import Evidence, Hypothesis, compare, steps
 from verify.geometry.probes import SCALES, directions, scaled
-from verify.kit.probes import ProbeInequality
+from verify.kit.probe_inequality import ProbeInequality
 from verify.models.attention import LinearLogitModel
 from verify.numbers.exact import fmpq_matrix, to_fraction
 from verify.numbers.precision import log10_abs, to_arb

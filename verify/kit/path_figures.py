@@ -4,7 +4,7 @@ computed at the working precision (never clamped)."""
 from __future__ import annotations
 
 from verify.claims import Figure, Series
-from verify.kit.cones import plot_value
+from verify.kit.cone_checks import plot_value
 from verify.models.attention import dot, norm2
 from verify.numbers.precision import log10_abs, to_arb
 

@@ -22,8 +22,8 @@ from fractions import Fraction
 
 from verify.claims import Evidence, Figure, Series
 from verify.geometry.cones import cone_point, leading_term, lmm_geometry
+from verify.kit.cone_checks import log10_series
 from verify.kit.cone_scan import ConeScan
-from verify.kit.cones import log10_series
 from verify.models.attention import LinearLogitModel, dot, features
 from verify.models.losses import get_loss
 from verify.numbers.precision import to_arb

@@ -27,8 +27,8 @@ from verify.geometry.stationarity import assumption_b, gmm, smoothness_W
 from verify.geometry.tfsvm_cones import lmm_directions
 from verify.geometry.trap import t2_reduction, trap_certificate
 from verify.kit.assumptions import assumption_a, svm_feasible, unique_optimal_tokens
-from verify.kit.cones import log10_series, plot_value
-from verify.kit.stationarity import gd_checkpoints, step_size_W
+from verify.kit.cone_checks import log10_series, plot_value
+from verify.kit.global_descent import gd_checkpoints, step_size_W
 from verify.models.attention import LinearLogitModel, norm2, one_minus_corr
 from verify.numbers.precision import to_arb, to_decimal_string
 

@@ -20,7 +20,7 @@ from flint import arb
 
 from verify.claims import Evidence, Figure, Series, Tally, rules
 from verify.geometry.directional import baseline_excess, leading_coefficient, unit
-from verify.kit.cones import ruled
+from verify.kit.cone_checks import ruled
 from verify.numbers.precision import log10_abs, to_arb
 
 #: RΘ_q at the ladder radii
