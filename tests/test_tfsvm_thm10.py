@@ -30,6 +30,7 @@ def test_empty_cone_is_not_applicable():
     with working_precision(30) as prec:
         d = T.evaluate(data, prec, alpha=((0, 0, 2),), figure=False).decision()
     assert d.verdict == "NOT_APPLICABLE" and "non-empty" in d.reasons[0] and "Lemma 16" in d.reasons[0]
+    assert "cone_ε((1,1,3))" in d.reasons[0]  # printed as the paper numbers tokens (from 1), as Lemma 16 does
 
 
 def head_e_violation() -> Dataset:

@@ -33,7 +33,7 @@ R·Ŵ^mm_α, first-order KKT on the sphere, ⟨∇L, W̄⟩ < 0 (so the sphere's
 dist = ‖W̄(R)‖W^mm_α‖_F/R − W^mm_α‖_F (arb, exact W^mm_α) decided by ``rules.decays``. α: every selection is
 enumerated (T^{nT}, windows when causal); the paths run for every locally-optimal α with a non-empty cone (opt
 included), those with an empty cone are named as vacuous.
-False cases (tests): the empty cone (``s2s_causal``, α = (0, 0, 2): query 2 selects the lowest-score token, no
+False cases (tests): the empty cone (``s2s_causal``, ``alpha=((0, 0, 2),)`` — α = (1, 1, 3) as printed, tokens numbered from 1: query 3 selects the lowest-score token, no
 support index) → NOT_APPLICABLE naming the cone; a concave head violating E → NOT_APPLICABLE naming E; ε above κ̂(α)
 → NOT_APPLICABLE naming "ε small"; the theorem held wherever it was decidable, so the VIOLATED test uses a
 test-only altered target, ``target="gmm"`` (the local path compared with the GMM W^mm instead of W^mm_α): a plateau.
@@ -119,7 +119,9 @@ def _q(x) -> str:
 
 
 def _alpha_text(al) -> str:
-    return alpha_text(al, base=0)
+    """α as the report prints it: tokens numbered from 1, as the paper and Lemma 16 do (the ``alpha`` option, a
+    Python argument, is 0-based like every index in the code)."""
+    return alpha_text(al)
 
 
 def evaluate(data, prec: Precision, alpha=None, eps=None, factors=None, target: str = "svm", starts: int = 2,
