@@ -24,6 +24,7 @@ LAYERS = [
     "verify.report",
     "verify.claims",
     "verify.kit",
+    "verify.experiments",
     "verify.search",
     "verify.cli",
 ]

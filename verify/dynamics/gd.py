@@ -114,7 +114,7 @@ def _check_state(traj, par, psi, k0: int, dps: int) -> None:
 
 
 def _run(method, source, param, steps, eta, dps, loss, init, svm, progress, resume, eps, until_norm, m, seed,
-         until_logt=None, on_step=None):
+         until_logt=None, on_step=None, on_state=None):
     t0 = time.perf_counter()
     with working_precision(dps) as prec:
         if resume is not None:
@@ -182,6 +182,8 @@ def _run(method, source, param, steps, eta, dps, loss, init, svm, progress, resu
 
         if k0 == 0 and not traj.records:
             traj.records.append(obs.record(psi, arb(0), clock(0)))
+        if on_state:
+            on_state(k0, psi)
         traj.status = "running"
         done, gn = k0, None
         try:
@@ -203,6 +205,8 @@ def _run(method, source, param, steps, eta, dps, loss, init, svm, progress, resu
                         traj.status = "stationary"
                         break
                 psi, done = new, k
+                if on_state:
+                    on_state(k, psi)
                 reached = target is not None and par.norm(psi) >= target
                 reached = reached or (target_t is not None and clock(k) >= target_t)
                 if _checkpoints(k) or k == k0 + steps or reached:
@@ -233,17 +237,18 @@ def _run(method, source, param, steps, eta, dps, loss, init, svm, progress, resu
 
 def gd(source, param: str = "p", *, steps: int = 1000, eta=None, dps: int = 50, loss="logistic", init=None,
        svm: bool = True, progress=None, resume: Trajectory | None = None, until_norm=None, m=None,
-       seed: int = 0, until_logt=None, on_step=None) -> Trajectory:
+       seed: int = 0, until_logt=None, on_step=None, on_state=None) -> Trajectory:
     """Fixed-step GD for ``steps`` iterations (η default 1/L_θ, mmts Lemma 6); log_t = ln(k·η); stops early at
-    ``until_norm`` or where ln(k·η) ≥ ``until_logt``."""
+    ``until_norm`` or where ln(k·η) ≥ ``until_logt``; ``on_state(k, ψ)`` sees every iterate."""
     return _run("gd", source, param, steps, eta, dps, loss, init, svm, progress, resume, 0, until_norm, m, seed,
-                until_logt, on_step)
+                until_logt, on_step, on_state)
 
 
 def normalized_gd(source, param: str = "p", *, steps: int = 1000, eta="0.1", eps=0, dps: int = 50,
                   loss="logistic", init=None, svm: bool = True, progress=None, resume: Trajectory | None = None,
-                  until_norm=None, m=None, seed: int = 0, on_step=None) -> Trajectory:
+                  until_norm=None, m=None, seed: int = 0, on_step=None, on_state=None) -> Trajectory:
     """Normalised GD ψ ← ψ − η∇L/(‖∇L‖ + ε) (per factor for (K, Q) and (k, q)); records ``s`` = k (iterations),
-    ``log_t`` None. ε is exact (``"1e-9"`` is 10⁻⁹ exactly) and is read back from a resumed run."""
+    ``log_t`` None. ε is exact (``"1e-9"`` is 10⁻⁹ exactly) and is read back from a resumed run. ``on_state(k, ψ)``
+    sees every iterate (k = 0 the start), for a caller that needs more than the sparse records."""
     return _run("ngd", source, param, steps, eta, dps, loss, init, svm, progress, resume, eps, until_norm, m, seed,
-                None, on_step)
+                None, on_step, on_state)
