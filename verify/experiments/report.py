@@ -44,6 +44,11 @@ def _short(x, width=10) -> str:
     return mant[:width] + e + exp
 
 
+def _alpha(selected) -> str:
+    """Selected tokens as the papers number them (from 1); the JSON keeps the 0-based indices of the Flow JSON."""
+    return "(" + ",".join(str(t + 1) for t in selected) + ")"
+
+
 def text_lines(res) -> list[str]:
     """The result as a reader's table: per curve, the figures at the table's steps and the float runs' departure."""
     e, js = res.experiment, to_json(res)
@@ -54,7 +59,7 @@ def text_lines(res) -> list[str]:
     for c in js["curves"]:
         out.append(f"\n  {c['label']}  ({c['dataset']}, loss {c['loss']})")
         out.append(f"    {'step':>6} {'run':>9} {'norm':>14} {'1-corr GMM':>13} {'1-corr sel':>13} {'rel. error':>11}"
-                   "  selected")
+                   "  selected α")
         rows = {p["step"]: [("certified", p)] for p in c["certified"]["at"]}
         for d, b in c["baselines"].items():
             for p in b["at"]:
@@ -63,7 +68,7 @@ def text_lines(res) -> list[str]:
             for who, p in rows[k]:
                 out.append(f"    {k:>6} {who:>9} {_short(p['norm'], 14):>14} {_short(p['one_minus_corr_gmm']):>13} "
                            f"{_short(p['one_minus_corr']):>13} {_short(p['relative_error'], 9):>11}  "
-                           f"{','.join(str(t) for t in p['selected'])}")
+                           f"{_alpha(p['selected'])}")
         if c["certified"]["frozen_at_step"] is not None:
             out.append(f"    normalised GD freezes from step {c['certified']['frozen_at_step']} (‖∇L‖ < ε = {e.eps}: "
                        f"the step is below η/2) — the algorithm's ε, in exact arithmetic too")
@@ -80,7 +85,7 @@ def text_lines(res) -> list[str]:
             else:
                 out.append(f"    gradient flow continued to ‖θ‖ = {_short(f['norm'], 12)}: 1 − corr to the GMM "
                            f"{_short(f['one_minus_corr_gmm'])}, to the selected tokens' SVM {_short(f['one_minus_corr'])}"
-                           f", selected {','.join(str(t) for t in f['selected'])}")
+                           f", selected α = {_alpha(f['selected'])}")
     out.append(f"\n  {round(res.seconds, 1)} s")
     return out
 
