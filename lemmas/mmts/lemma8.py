@@ -46,7 +46,7 @@ from verify.geometry.directional import (
 )
 from verify.kit.assumptions import assumption_a
 from verify.kit.ray_signs import RaySign, baseline_ray, ladder, next_margin_gap, sign_figure
-from verify.models.attention import LinearLogitModel, features
+from verify.models.attention import LinearLogitModel
 from verify.models.losses import get_loss
 from verify.numbers.precision import Precision, to_arb
 
@@ -117,7 +117,7 @@ def evaluate(data, prec: Precision, pairs=None, singles=None, require_optimal: b
         todo_ii.append((label, info))
     if not out.applicable():
         return out
-    model = LinearLogitModel(features(data, "p"), data.scores, loss)
+    model = LinearLogitModel.from_dataset(data, "p", loss)
     rays, covered = [], []
     for label, a, b, la, lb in todo_i:
         ua, ub = unit(a.q), unit(b.q)

@@ -38,7 +38,7 @@ from verify.data.dataset import Dataset
 from verify.geometry.directional import candidate_directions, directional, general_position_dataset
 from verify.kit.assumptions import assumption_a
 from verify.kit.ray_signs import baseline_ray, next_margin_gap, sign_figure
-from verify.models.attention import LinearLogitModel, features
+from verify.models.attention import LinearLogitModel
 from verify.models.losses import get_loss
 from verify.numbers.precision import Precision, to_arb
 
@@ -80,7 +80,7 @@ def evaluate(data, prec: Precision, directions=None, require_higher: bool = True
         infos.append((label, info))
     if not chosen or not out.applicable():
         return out
-    model = LinearLogitModel(features(data, "p"), data.scores, loss)
+    model = LinearLogitModel.from_dataset(data, "p", loss)
     rays = []
     for label, info in infos:
         ray, R = baseline_ray(out, model, label, info, loss, "(1/n)Σ_N(q) |ℓ'(γ_σ)|(γ_σ − γ_it)")

@@ -5,7 +5,8 @@ A ``Dataset`` stores every number as a ``fractions.Fraction``. JSON numbers and 
 input rules (bounded digits and exponents, duplicate keys, nesting, empty paths) are those of
 ``verify.data.inputs``. Saving writes each value exactly (a terminating decimal when there is
 one, else "p/q"), so load/save round-trips bit for bit; ``fingerprint`` names the content (a
-saved trajectory is bound to its dataset by it). Conversion to the working precision: ``arb``.
+saved trajectory is bound to its dataset by it). The working-precision view (features and scores
+as balls, built once per precision): ``verify.models.attention.LinearLogitModel.from_dataset``.
 """
 from __future__ import annotations
 
@@ -222,17 +223,11 @@ class Dataset:
         obj = {k: v for k, v in obj.items() if v is not None}
         return Dataset.from_dict(obj, name=changes.get("name", self.name))
 
-    # ----- working-precision view ---------------------------------------------------------------
-    def arb(self, key: str):
-        """A field converted to arb balls at the *current* working precision (cached per precision)."""
-        import flint
-
-        from verify.numbers.precision import to_arb
-
-        tag = (key, flint.ctx.prec)
-        if tag not in self._cache:
-            self._cache[tag] = _map(getattr(self, key) if key != "scores" else self.scores, to_arb)
-        return self._cache[tag]
+    # ----- the working-precision view (``LinearLogitModel.from_dataset``) is cached here, never pickled ------
+    def __getstate__(self):
+        state = dict(self.__dict__)
+        state["_cache"] = {}
+        return state
 
     # ----- JSON ---------------------------------------------------------------------------------
     def to_dict(self) -> dict:

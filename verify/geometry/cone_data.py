@@ -8,7 +8,7 @@ import math
 from fractions import Fraction
 
 from verify.geometry.cones import choose_alpha, first_order_witness, locally_optimal_geometries, mu0, radius_scale
-from verify.models.attention import LinearLogitModel, features
+from verify.models.attention import LinearLogitModel
 from verify.numbers.precision import working_precision
 
 #: the radius ladder of the first-order invariance scan (in units of σ ≈ ‖p^mm‖), shared by the
@@ -76,7 +76,7 @@ def benign_random_lmm(seed: int = 0, n: int = 2, T: int = 3, d: int = 2, max_con
             if gs is None or not gs.locally_optimal:
                 continue
             sigma = radius_scale(gs.norm_sq)
-            model = LinearLogitModel(features(data, "p"), data.scores, "logistic")
+            model = LinearLogitModel.from_dataset(data, "p", "logistic")
             R, _, _ = first_order_witness(model, gs, mu0(gs) / 2, [sigma * x for x in INVARIANCE_LADDER])
             if R is None or R > max_R * sigma:
                 continue

@@ -55,7 +55,7 @@ from verify.geometry.cones import (
     unit,
 )
 from verify.kit.cone_checks import asymptotic_evidence, log10_series, plot_value, ruled
-from verify.models.attention import LinearLogitModel, dot, features, norm2
+from verify.models.attention import LinearLogitModel, dot, norm2
 from verify.numbers.precision import to_arb
 
 #: Lemma 7's radius ladder, in units of σ ≈ ‖p^mm‖ (far beyond ‖p‖ ≈ 10³ where float64 cannot even
@@ -94,7 +94,7 @@ class ConeScan:
     def __init__(self, data, g, mu, radii, loss, pis=(), levels=()):
         self.g, self.mu, self.radii, self.pis = g, Fraction(mu), list(radii), tuple(pis)
         n, T = data.n, data.T
-        model = LinearLogitModel(features(data, "p"), data.scores, loss)
+        model = LinearLogitModel.from_dataset(data, "p", loss)
         self.pmm = [to_arb(x) for x in g.p_mm]
         self.nrm = to_arb(g.norm_sq).sqrt()
         self.pbar = [x / self.nrm for x in self.pmm]

@@ -53,7 +53,7 @@ from verify.kit.cone_checks import (
     times_sigma,
     width_evidence,
 )
-from verify.models.attention import LinearLogitModel, dot, features, norm2
+from verify.models.attention import LinearLogitModel, dot, norm2
 from verify.models.losses import get_loss
 from verify.numbers.fits import fit_rate, line_fit
 from verify.numbers.precision import Precision, log10_abs, to_arb
@@ -79,7 +79,7 @@ class Setup:
         self.mstar, self.mstar_what = critical_width(g)
         self.mu = self.mu0 / 2 if mu is None else Fraction(mu)
         self.mu_how = "μ = μ₀(α)/2 (derived width, see mmts.lemma7)" if mu is None else "μ given by the caller"
-        self.model = LinearLogitModel(features(data, "p"), data.scores, self.loss)
+        self.model = LinearLogitModel.from_dataset(data, "p", self.loss)
         self.pmm = [to_arb(x) for x in g.p_mm]
         self.nrm = to_arb(g.norm_sq).sqrt()
         self.pbar = [x / self.nrm for x in self.pmm]

@@ -41,7 +41,7 @@ def sphere_scan(data, g, radii, loss, pis=(), refine: bool = True) -> ConeScan:
     loss = get_loss(loss)
     S = ConeScan(data, g, WHOLE_SPHERE, radii, loss, pis, levels=UNIFORM_LEVELS)
     if refine:
-        model = LinearLogitModel(features(data, "p"), data.scores, loss)
+        model = LinearLogitModel.from_dataset(data, "p", loss)
         for k, r in enumerate(S.radii):
             S.points[k].extend(_refined(S, model, S.points[k], r))
     return S

@@ -43,6 +43,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from functools import cached_property
 
+import flint
 import numpy as np
 from flint import arb, arb_mat
 
@@ -60,7 +61,15 @@ _NEG_INF = arb("-inf")
 
 
 def features(data: Dataset, param: str):
-    """Exact feature rows F_it (Fractions) for the linear-logit form of ``param``."""
+    """Exact feature rows F_it (Fractions) for the linear-logit form of ``param`` — computed once per dataset and
+    parameterisation (part of the dataset's working-precision view, ``LinearLogitModel.from_dataset``)."""
+    key = ("features", param)
+    if key not in data._cache:
+        data._cache[key] = _exact_features(data, param)
+    return data._cache[key]
+
+
+def _exact_features(data: Dataset, param: str):
     if param == "p":
         return data.keys()
     Z = data.queries()
@@ -180,10 +189,20 @@ class LinearLogitModel:
 
     @classmethod
     def from_dataset(cls, data: Dataset, param: str = "p", loss: Loss | str = "logistic") -> "LinearLogitModel":
+        """The dataset's working-precision view for ``param``: features, scores, score gaps and the optimal
+        tokens as arb balls at the current precision, built once per (parameterisation, loss, precision) and
+        handed down — every layer that evaluates the model on this dataset shares it (a named loss; a ``Loss``
+        object of the caller's own builds a fresh model)."""
+        key = ("model", param, loss, flint.ctx.prec) if isinstance(loss, str) else None
+        if key is not None and key in data._cache:
+            return data._cache[key]
         opts = data.optimal_tokens()
         opt = tuple(o[0] for o in opts)
         kron = (data.X, data.queries()) if param == "W" else None
-        return cls(features(data, param), data.scores, loss, opt=opt, kron=kron)
+        model = cls(features(data, param), data.scores, loss, opt=opt, kron=kron)
+        if key is not None:
+            data._cache[key] = model
+        return model
 
     # ----- the softmax terms of s points (the one implementation of the formulas) ---------------
     def terms(self, thetas, balls: bool = True) -> Terms:
