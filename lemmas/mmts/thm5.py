@@ -31,10 +31,16 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from verify.claims import Claim, Outcome, register, rules
-from verify.claims.registry import Parameter
+from verify.claims import Claim, Outcome, register
 from verify.data import mmts as D
-from verify.kit.joint import (assumption_c, direction_evidence, joint_svms, require_joint_path, run_joint_path)
+from verify.kit.joint import (
+    assumption_c,
+    direction_evidence,
+    joint_parameters,
+    joint_svms,
+    require_joint_path,
+    run_joint_path,
+)
 from verify.kit.joint_figures import joint_figures
 from verify.numbers.precision import Precision
 
@@ -88,14 +94,4 @@ CLAIM = register(Claim(id="mmts.thm5", paper="mmts", number="Theorem 5", kind="a
                        title="The joint (v, p) regularization path converges to (p^mm(α), v^mm) under Assumption C",
                        statement=STATEMENT, check=check, default_datasets=default_datasets,
                        aliases=("joint-rp-all-support",), default_precision=60,
-                       parameters=(
-                           Parameter("R", "R → ∞ (the p radius)", "range",
-                                     "the ladder 1, 2, 5, 10, 20, 50, 100 (named in the verdict's range)"),
-                           Parameter("r", "r → ∞ (the v radius; the slides state no coupling of r and R)", "range",
-                                     "r = c·R with c = 1 (the spec's runs; option coupling)", option="coupling"),
-                           Parameter("(v̄_r, p̄_R)", "for every selection of the argmin", "range",
-                                     "the global minimiser found by the multistart search on the product of spheres "
-                                     "(named in the verdict)"),
-                           Parameter("p (Assumption C)", "for every p ∈ ℝ^d", "hardest",
-                                     "derived certificates: an exact sufficient condition with ν, or an exact refuting "
-                                     "ray; undecided otherwise"))))
+                       parameters=joint_parameters()))
