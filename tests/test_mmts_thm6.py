@@ -1,7 +1,5 @@
 """mmts.thm6 (joint RP → (p^relax, v^mm)): Fig. 3(b) HOLDS (evidence); the unrelaxed p^mm(α) as prediction → VIOLATED
 (plateau); (10) infeasible → NOT_APPLICABLE naming (10); the selection hypothesis failing → NOT_APPLICABLE."""
-from fractions import Fraction as F
-
 from lemmas.mmts import thm6
 from verify.claims import run_claim
 from verify.data import mmts as D
@@ -24,10 +22,8 @@ def test_unrelaxed_prediction_is_violated():
 
 
 def test_relaxed_svm_infeasible_is_not_applicable():
-    # input 2's selected token is a convex combination (midpoint) of... here: its key equals the other token's key
-    # negated through the origin: keys (1, 0) selected vs (2, 0) and (0, 0) → (k_α − k_t)ᵀp ≥ 1 and ≥ 1 with
-    # (−1, 0) and (1, 0): infeasible (Farkas: ½ + ½); the label SVM is feasible (selected token (1, 0), label 1)
-    X = [[(0, 0), (1, 1)], [(2, 0), (1, 0), (0, 0)][:2]]
+    """Input 2 selects (1, 0) between (2, 0) and (0, 0): (10) asks (−1, 0)ᵀp ≥ 1 and (1, 0)ᵀp ≥ 1 (both inputs are
+    support vectors of v^mm = (1, 0)) — infeasible, Farkas weights (½, ½) (derived by hand)."""
     X = [[(0, 0), (1, 1), (0, 0)], [(2, 0), (1, 0), (0, 0)]]
     data = Dataset.make(X=X, Y=[1, 1], v=[1, 1], name="relaxed-infeasible")
     with working_precision(30) as prec:
@@ -36,8 +32,15 @@ def test_relaxed_svm_infeasible_is_not_applicable():
     assert d.verdict == "NOT_APPLICABLE" and "(10)" in d.reasons[0]
 
 
-def test_not_selected_is_not_applicable():
-    with working_precision(60) as prec:
-        out = thm6.evaluate(D.mmts_fig3("a"), prec, radii=SHORT, select="0,0,0", figure=False)
-    assert out.decide() == "NOT_APPLICABLE"
-    assert F(1) > 0
+def test_not_asymptotically_selected_is_not_applicable():
+    """α = (1, 1) with every SVM feasible and C over S certified, but input 2's other token has the larger score 3 and
+    the path keeps its keys (1, 0), (−1, 0) near a tie: 1 − s_{2,α_2} → 1/2, a plateau — the hypothesis fails."""
+    X = [[(0, 0), (0, 1)], [(0, 3), (0, 2)]]
+    K = [[(0, 0), (0, 1)], [(1, 0), (-1, 0)]]
+    data = Dataset.make(X=X, Y=[1, 1], v=[0, 1], K=K, name="not-selected")
+    with working_precision(40) as prec:
+        out = thm6.evaluate(data, prec, radii=SHORT + ("100",), select="1,1", figure=False)
+    hyps = {h.name: h.met for h in out.hypotheses}
+    assert hyps["relaxed SVM (10) feasible (rhs 1 on S = [1], 0 off S)"] is True
+    d = out.decision()
+    assert d.verdict == "NOT_APPLICABLE" and "asymptotically selected" in d.reasons[0]

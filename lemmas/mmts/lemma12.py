@@ -30,7 +30,6 @@ from verify.claims import Claim, Evidence, Hypothesis, Outcome, Tally, register,
 from verify.claims.registry import Parameter
 from verify.data import mmts as D
 from verify.kit.joint import SELECTION, joint_svms, off_masses, quadrant_margins, run_joint_path
-from verify.models.joint import JointModel
 from verify.numbers.precision import Precision, to_arb
 from verify.svm import select_tokens
 
@@ -88,7 +87,6 @@ def evaluate(data, prec: Precision, threshold=Fraction(1, 2), select="opt", radi
     tally = Tally(f"min_(t≠α)(a_α − a_t) > 0 whenever s_α > {threshold} (the deterministic core)", ">", Fraction(0))
     undecided: list = []
     core_tally(point_set(points, seed), threshold, tally, undecided)
-    model = JointModel(data)
     keys = data.keys()
     path_points = []
     for p in jp.points:
@@ -110,7 +108,6 @@ def evaluate(data, prec: Precision, threshold=Fraction(1, 2), select="opt", radi
                      None if R0 is None else R0, rule=dec, enclosed=False,
                      note=", ".join(f"{float(p.R.mid()):g}: {min((m for _, m in quadrant_margins(data, alpha, p.p)), key=lambda x: x.mid()).mid().str(3, radius=False)}"
                                     for p in jp.points)))
-    del model
     out.range = f"R ≤ {float(Rs[-1].mid()):g} (r = R) for the eventual statement; the core over the stated point set"
     out.cover(f"threshold {threshold}; {points} seeded rational logit vectors + edge points + the joint path's (R, i)")
     return out
