@@ -113,8 +113,8 @@ def evaluate(data, prec: Precision, threshold=Fraction(1, 2), select="opt", radi
     return out
 
 
-def check(data, prec: Precision) -> Outcome:
-    return evaluate(data, prec)
+def check(data, prec: Precision, threshold=Fraction(1, 2)) -> Outcome:
+    return evaluate(data, prec, threshold=threshold)
 
 
 def default_datasets(seed: int = 0):
@@ -138,4 +138,4 @@ CLAIM = register(Claim(id="mmts.lemma12", paper="mmts", number="Lemma 12", kind=
                            Parameter("R", "R ≥ R₀ (R₀ exists)", "search",
                                      "a witness over the ladder 1, 2, 5, 10, 20, 50 (rules.witness)"),
                            Parameter("threshold", "the proof's 1/2", "range", "option threshold (1/3 is the false case)",
-                                     option="threshold"))))
+                                     option="threshold", low=0, high=1))))

@@ -73,8 +73,8 @@ def evaluate(data, prec: Precision, radii=RADII, coupling=Fraction(1), starts: i
     return out
 
 
-def check(data, prec: Precision) -> Outcome:
-    return evaluate(data, prec)
+def check(data, prec: Precision, coupling=Fraction(1)) -> Outcome:
+    return evaluate(data, prec, coupling=coupling)
 
 
 def default_datasets(seed: int = 0):

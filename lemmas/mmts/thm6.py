@@ -41,8 +41,8 @@ def evaluate(data, prec: Precision, radii=RADII, coupling=Fraction(1), starts: i
                                 target=target, title="Theorem 6", figure=figure)
 
 
-def check(data, prec: Precision):
-    return evaluate(data, prec)
+def check(data, prec: Precision, coupling=Fraction(1)):
+    return evaluate(data, prec, coupling=coupling)
 
 
 def default_datasets(seed: int = 0):
