@@ -119,3 +119,34 @@ def test_joint_path_reproduces_the_spec_numbers_on_fig3a():
     assert abs(op[0] - 5.1e-3) < 1e-4 and abs(op[1] - 1.9e-4) < 1e-5
     assert abs(ov[0] - 1.1e-2) < 1e-3 and abs(ov[1] - 2.7e-3) < 1e-4
     assert all(p.certified_le_candidate and p.on_spheres for p in jp.points)
+
+
+def _gamma_grid_lower(features, angles=20000):
+    """max over a fine grid of unit v of min_i Y_i vᵀx_i^p: a lower bound of Γ(p) (float64, test-only)."""
+    import numpy as np
+    th = np.linspace(0, 2 * np.pi, angles, endpoint=False)
+    V = np.stack([np.cos(th), np.sin(th)], axis=1)
+    return float(np.max(np.min(V @ np.array(features).T, axis=1)))
+
+
+def test_assumption_c_nu_is_consistent_with_sampled_p():
+    """Fig. 3(a): the certified ν = 1/4 must satisfy Γ(p) ≤ 1 − ν·max_i(1 − s_i) at sampled p — a grid lower bound of
+    Γ(p) above the bound would refute the derivation (spec: sampled min ratio 0.50 ≥ 1/4). Fig. 3(b): along p = R(1, 0)
+    the ratio bound (Γ − Γ_grid(p))/max_i(1 − s_i) ≥ the true ratio falls below 10^-3: no ν works (the refuting ray)."""
+    import math
+    import random
+    rng = random.Random(1)
+    toks, Y = [(1, 1), (1, -1), (0.5, 1)], [1, -1, 1]
+    for _ in range(300):
+        scale = rng.uniform(0.3, 10)
+        a = rng.uniform(0, 2 * math.pi)
+        p = (scale * math.cos(a), scale * math.sin(a))
+        s = [1 / (1 + math.exp(-(t[0] * p[0] + t[1] * p[1]))) for t in toks]
+        feats = [(y * si * t[0], y * si * t[1]) for y, si, t in zip(Y, s, toks)]
+        assert _gamma_grid_lower(feats, 4000) <= 1 - 0.25 * max(1 - si for si in s) + 1e-9
+    toks[2] = (0.5, 1.5)
+    R = 30.0
+    s = [1 / (1 + math.exp(-(t[0] * R))) for t in toks]
+    feats = [(y * si * t[0], y * si * t[1]) for y, si, t in zip(Y, s, toks)]
+    e = [math.exp(-t[0] * R) / (1 + math.exp(-t[0] * R)) for t in toks]
+    assert (1 - _gamma_grid_lower(feats)) / max(e) < 1e-3
