@@ -32,3 +32,13 @@ def test_coupling_option_keeps_the_verdict():
     with working_precision(60) as prec:
         out = thm5.evaluate(D.mmts_fig3("a"), prec, radii=SHORT, coupling=2, figure=False)
     assert out.decide() == "HOLDS" and "r = 2·R" in out.range
+
+
+def test_assumption_c_undecided_is_inconclusive():
+    from verify.data.dataset import Dataset
+    X = [[("0.1", 0), (1, 1)], [(0, 0), (1, -1)], [(0, 0), ("0.5", 1)]]   # a non-selected token ≠ 0: no certificate
+    data = Dataset.make(X=X, Y=[1, -1, 1], v=[0, 1], name="nonzero-token")
+    with working_precision(30) as prec:
+        out = thm5.evaluate(data, prec, radii=SHORT, figure=False)
+    d = out.decision()
+    assert d.verdict == "INCONCLUSIVE" and "Assumption C" in d.reasons[0]

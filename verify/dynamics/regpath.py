@@ -11,6 +11,8 @@ paths (mmts Thm 4 / Thm 7), at the working precision.
   optimum (tfsvm (KQ-RP)); ρ = √(2R), else ρ = R. The value found is certified (arb) to be ≤ the
   candidate's; a positive radial derivative at the sphere optimum triggers an interior search.
   Global optimality over the sphere is evidence from multi-start, not a proof.
+* ``product_sphere_minimize`` is the Newton behind both: one sphere here, the product ‖v‖ = r, ‖p‖ = R of the joint
+  (v, p) path of mmts Sec. 3 in ``verify.dynamics.joint_rp``.
 * ``local_regularization_path``: minimise over C_{ε,R₀}(q) ∩ {‖p‖ ≤ R} (mmts (9)) by projected
   gradient with Barzilai–Borwein steps and Armijo backtracking (linear parameterisations only);
   converged to 10^{−dps/2} relative (first-order method), boundary activity is reported.
