@@ -150,3 +150,32 @@ def test_assumption_c_nu_is_consistent_with_sampled_p():
     feats = [(y * si * t[0], y * si * t[1]) for y, si, t in zip(Y, s, toks)]
     e = [math.exp(-t[0] * R) / (1 + math.exp(-t[0] * R)) for t in toks]
     assert (1 - _gamma_grid_lower(feats)) / max(e) < 1e-3
+
+
+def test_product_sphere_newton_on_a_closed_form():
+    """min −aᵀx₁ + ½x₂ᵀMx₂ on ‖x₁‖ = 3, ‖x₂‖ = 2, M = [[3, 1], [1, 3]]: x₁ = 3a/‖a‖, x₂ = ±√2(1, −1) (the eigenvector
+    of the smaller eigenvalue 2), value −3‖a‖ + 4 — derived by hand; started far from it."""
+    from flint import arb_mat
+
+    from verify.dynamics.regpath import product_sphere_minimize
+    a = [to_arb(3), to_arb(4)]
+
+    def value(x):
+        return -(a[0] * x[0] + a[1] * x[1]) + (3 * x[2] ** 2 + 2 * x[2] * x[3] + 3 * x[3] ** 2) / 2
+
+    def newton(x):
+        g = [-a[0], -a[1], 3 * x[2] + x[3], x[2] + 3 * x[3]]
+        H = arb_mat([[0, 0, 0, 0], [0, 0, 0, 0], [0, 0, 3, 1], [0, 0, 1, 3]])
+        return value(x), g, H
+
+    with working_precision(40):
+        x, f, _ = product_sphere_minimize(value, newton, [to_arb(-1), to_arb(1), to_arb(1), to_arb("0.9")],
+                                          ((0, 2, to_arb(3)), (2, 4, to_arb(2))), 40)
+        assert abs(x[0] - to_arb(F(9, 5))) < arb("1e-30") and abs(x[1] - to_arb(F(12, 5))) < arb("1e-30")
+        assert abs(abs(x[2]) - to_arb(2).sqrt()) < arb("1e-30") and abs(x[2] + x[3]) < arb("1e-30")
+        assert abs(f - to_arb(-11)) < arb("1e-30")
+
+
+def test_relaxed_svm_reduces_to_att_svm_when_every_input_is_a_support_vector():
+    js = joint_svms(D.mmts_fig3("a"), "opt", 30, need=())
+    assert js.support == (0, 1, 2) and js.p_relax == js.p_mm == [F(4, 3), F(1, 3)]

@@ -118,7 +118,7 @@ def check(data, prec: Precision, threshold=Fraction(1, 2)) -> Outcome:
 
 
 def default_datasets(seed: int = 0):
-    return [D.mmts_fig3("b")]
+    return [D.mmts_fig3("a"), D.mmts_fig3("b")]
 
 
 STATEMENT = """\
