@@ -11,6 +11,8 @@ paths (mmts Thm 4 / Thm 7), at the working precision.
   optimum (tfsvm (KQ-RP)); ρ = √(2R), else ρ = R. The value found is certified (arb) to be ≤ the
   candidate's; a positive radial derivative at the sphere optimum triggers an interior search.
   Global optimality over the sphere is evidence from multi-start, not a proof.
+* ``product_sphere_minimize`` is the Newton behind both: one sphere here, the product ‖v‖ = r, ‖p‖ = R of the joint
+  (v, p) path of mmts Sec. 3 in ``verify.dynamics.joint_rp``.
 * ``local_regularization_path``: minimise over C_{ε,R₀}(q) ∩ {‖p‖ ≤ R} (mmts (9)) by projected
   gradient with Barzilai–Borwein steps and Armijo backtracking (linear parameterisations only);
   converged to 10^{−dps/2} relative (first-order method), boundary activity is reported.
@@ -106,50 +108,87 @@ def _retract(x, rho):
     return [_mid(rho * v / n) for v in x]
 
 
+def _retract_blocks(x, blocks):
+    out = []
+    for a, b, rho in blocks:
+        out.extend(_retract(x[a:b], rho))
+    return out
+
+
 def sphere_minimize(par: Parameterization, x0, rho: arb, dps: int, max_iter: int = 200):
     """Riemannian Newton for min log(L − L⋆) on ‖ψ‖ = ρ; returns (ψ, f, iterations)."""
-    x = _retract(x0, rho)
+    return product_sphere_minimize(lambda x: log_excess(par, x), lambda x: log_excess_newton(par, x), x0,
+                                   ((0, len(x0), rho),), dps, max_iter)
+
+
+def product_sphere_minimize(value, newton, x0, blocks, dps: int, max_iter: int = 200):
+    """Riemannian Newton for min f on a product of spheres ‖ψ[a:b]‖ = ρ (``blocks`` = ((a, b, ρ), ...), covering ψ);
+    ``value(ψ)`` is f (+∞ where it cannot be evaluated), ``newton(ψ)`` is (f, ∇f, ∇²f). One block is the sphere of
+    the regularization path; two are the joint (v, p) path (``verify.dynamics.joint_rp``). Returns (ψ, f, iterations).
+
+    The Riemannian Hessian is P ∇²f P − ⊕_b (x̂_bᵀ∇_b f/ρ_b) P_b (P = ⊕ P_b, P_b = I − x̂_b x̂_bᵀ), made invertible on
+    the normal lines by + Σ_b x̂_b x̂_bᵀ; each block moves at most ~30° per step (the whole step is scaled)."""
+    x = _retract_blocks(x0, blocks)
     D = len(x)
-    f, gf, Hf = log_excess_newton(par, x)
-    tol = arb(10) ** (-dps) * rho
+    f, gf, Hf = newton(x)
+    tols = [arb(10) ** (-dps) * rho for _, _, rho in blocks]
+    it = 0
     for it in range(1, max_iter + 1):
-        xh = [v / rho for v in x]
-        radial = dot(xh, gf)
-        rg = [a - radial * b for a, b in zip(gf, xh)]
-        # Riemannian Hessian P ∇²f P − (x̂ᵀ∇f/ρ) P, made invertible on the normal line by + x̂x̂ᵀ
-        P = arb_mat(D, D, [(1 if i == j else 0) - xh[i] * xh[j] for i in range(D) for j in range(D)])
-        Hr = P * Hf * P - P * (radial / rho)
-        M = Hr + arb_mat(D, 1, xh) * arb_mat(1, D, xh)
+        xh = [None] * D
+        radial = []
+        for a, b, rho in blocks:
+            xh[a:b] = [v / rho for v in x[a:b]]
+            radial.append(dot(xh[a:b], gf[a:b]))
+        rg = list(gf)
+        for (a, b, _), rad in zip(blocks, radial):
+            rg[a:b] = [g - rad * h for g, h in zip(gf[a:b], xh[a:b])]
+        proj = [[arb(0)] * D for _ in range(D)]
+        curv = [[arb(0)] * D for _ in range(D)]
+        normal = [[arb(0)] * D for _ in range(D)]
+        for (a, b, rho), rad in zip(blocks, radial):
+            for i in range(a, b):
+                for j in range(a, b):
+                    proj[i][j] = (1 if i == j else 0) - xh[i] * xh[j]
+                    curv[i][j] = proj[i][j] * (rad / rho)
+                    normal[i][j] = xh[i] * xh[j]
+        P = arb_mat(D, D, [e for row in proj for e in row])
+        Hr = P * Hf * P - arb_mat(D, D, [e for row in curv for e in row])
+        M = Hr + arb_mat(D, D, [e for row in normal for e in row])
         try:
             v = M.solve(arb_mat(D, 1, [-a for a in rg]), algorithm="approx").entries()
             v = [_mid(a) for a in v]
-            v = [a - dot(v, xh) * b for a, b in zip(v, xh)]
+            for a, b, _ in blocks:
+                along = dot(v[a:b], xh[a:b])
+                v[a:b] = [c - along * h for c, h in zip(v[a:b], xh[a:b])]
             slope = dot(v, rg)
             if not slope < 0:
                 raise ZeroDivisionError
         except ZeroDivisionError:
             v = [-a for a in rg]
             slope = dot(v, rg)
-        nv = norm2(v)
-        if nv == 0:
+        if norm2(v) == 0:
             break
-        if nv > rho / 2:  # at most ~30° per step
-            v = [a * (rho / 2) / nv for a in v]
-            slope = slope * (rho / 2) / nv
-            nv = rho / 2
+        shrink = arb(1)
+        for a, b, rho in blocks:
+            nb = norm2(v[a:b])
+            if nb > rho / 2 and (rho / 2) / nb < shrink:  # at most ~30° per step
+                shrink = (rho / 2) / nb
+        if shrink < 1:
+            v = [a * shrink for a in v]
+            slope = slope * shrink
         alpha = arb(1)
         while True:
-            xn = _retract([a + alpha * b for a, b in zip(x, v)], rho)
-            fn = log_excess(par, xn)
+            xn = _retract_blocks([a + alpha * b for a, b in zip(x, v)], blocks)
+            fn = value(xn)
             if fn <= f + arb("1e-4") * alpha * slope or alpha < arb(10) ** (-30):
                 break
             alpha = alpha / 2
-        step = norm2([a - b for a, b in zip(xn, x)])
+        steps = [norm2([p - q for p, q in zip(xn[a:b], x[a:b])]) for a, b, _ in blocks]
         if not fn <= f:
             break
         x = xn
-        f, gf, Hf = log_excess_newton(par, x)
-        if step <= tol:
+        f, gf, Hf = newton(x)
+        if all(s <= t for s, t in zip(steps, tols)):
             break
     return x, f, it
 

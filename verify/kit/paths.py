@@ -20,7 +20,7 @@ def require_path_optimal(out, rp, param: str, tolerance, loss: str = "L") -> Non
     """``out.require`` that the sphere search found ``loss`` ≤ its value at the candidate at every radius of ``rp``."""
     worse = [p for p in rp.points if no_worse_than_candidate(p, tolerance) is False]
     unsure = [p for p in rp.points if no_worse_than_candidate(p, tolerance) is None]
-    what = {"W": "‖W‖_F = R", "p": "‖p‖ = R"}.get(param, "‖K‖² + ‖Q‖² = 2R")
+    what = {"W": "‖W‖_F = R", "p": "‖p‖ = R", "vp": "‖v‖ = r, ‖p‖ = R"}.get(param, "‖K‖² + ‖Q‖² = 2R")
     out.require(f"({param}) the sphere search on {what} found {loss} ≤ {loss}(candidate SVM direction) at every R", (
         False if worse else None if unsure else True), (
         f"optimisation failure at R = {', '.join(str(float(p.R.mid())) for p in worse)}" if worse else
