@@ -8,11 +8,11 @@ from __future__ import annotations
 from verify.data.dataset import Dataset
 
 
-def _mmts(tokens_per_seq, labels=None, name="mmts"):
+def _mmts(tokens_per_seq, labels=None, name="mmts", head=None):
     X = [[list(tok) for tok in seq] for seq in tokens_per_seq]
     K = [[[tok[0], tok[1], 0] for tok in seq] for seq in tokens_per_seq]
     Y = labels or [1] * len(X)
-    return Dataset.make(X=X, Y=Y, v=[0, 0, 1], K=K, name=name)
+    return Dataset.make(X=X, Y=Y, v=[0, 0, 1], K=K, name=name, head=head)
 
 
 def mmts_fig1a() -> Dataset:
@@ -68,6 +68,29 @@ def mmts_infeasible_B() -> Dataset:
     return _mmts([[(0, 0, 1), (1, 0, 0), (-1, 0, 0)]], name="mmts-infeasible-B")
 
 
+def mmts_tie() -> Dataset:
+    """§2.7's (ATT-SVM') example (App. D, restored): n=1, T=3, keys k₁=(1,0), k₂=(−1,0) optimal (score 1),
+    k₃=(0,0) (score 0); O = {1, 2}, solution set P^mm = {(1,0), (−1,0)}, the midpoint infeasible."""
+    return _mmts([[(1, 0, 1), (-1, 0, 1), (0, 0, 0)]], name="mmts-tie")
+
+
+def mmts_tanh_head() -> Dataset:
+    """Own construction (mmts Theorem 8): the tanh head h(r) = tanh(vᵀr), n=2, T=3. Input 1 is the tie example
+    (Y=1); input 2 (Y=−1) has label-aligned scores 1, 0, −1/2 at keys (0,1), (1,1), (0,−1). (ATT-SVM'): the choice
+    α₁ = (1,0) is infeasible against input 2 (−p₁ ≥ 1), α₁ = (−1,0) gives P^mm = {(−1, 1/2)}, ‖p^mm‖² = 5/4."""
+    return _mmts([[(1, 0, 1), (-1, 0, 1), (0, 0, 0)], [(0, 1, -1), (1, 1, 0), (0, -1, "1/2")]], labels=[1, -1],
+                 name="mmts-tanh-head", head={"kind": "tanh"})
+
+
+def mmts_mixing_head() -> Dataset:
+    """Own construction (mmts Theorem 8, false case): the head ψ(r) = −‖r − c‖² rewards mixing tokens x₁ = (1,0)
+    and x₂ = (−1,0) towards their midpoint c = 0 (concave head vᵀr − λ‖r‖² with v = 2c = 0, λ = 1); x₃ = (0,2);
+    keys = tokens. O = {1, 2} (ψ = −1, −1, −4), P^mm = {(1,−2)/5, (−1,−2)/5}, while the path runs to the direction
+    (0,−1), which mixes x₁ and x₂ equally (ψ → 0): Assumption D fails."""
+    return Dataset.make(X=[[(1, 0), (-1, 0), (0, 2)]], Y=[1], v=[0, 0], name="mmts-mixing-head",
+                        head={"kind": "concave", "lambda": 1})
+
+
 PAPER_DATASETS = {
     "mmts-fig1a": mmts_fig1a,
     "mmts-fig1b": mmts_fig1b,
@@ -78,4 +101,7 @@ PAPER_DATASETS = {
     "mmts-fig5": mmts_fig5,
     "mmts-fig8-substitute": mmts_fig8_substitute,
     "mmts-infeasible-B": mmts_infeasible_B,
+    "mmts-tie": mmts_tie,
+    "mmts-tanh-head": mmts_tanh_head,
+    "mmts-mixing-head": mmts_mixing_head,
 }
