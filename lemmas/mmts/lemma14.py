@@ -187,7 +187,7 @@ CLAIM = register(Claim(id="mmts.lemma14", paper="mmts", number="Lemma 14", kind=
                        parameters=(
                            Parameter("p", "every p ∈ ℝ^d", "range",
                                      "the probe points (0, seeded directions and ± key differences at ‖p‖∞ ≤ 1000, "
-                                     "tie points)"),
+                                     "tie points, R·p^mm for R up to 1000)"),
                            Parameter("μ", "every μ > 0 (Assumption D)", "range", "μ ∈ {1/2, 1, 2}"),
                            Parameter("p, p'", "every pair with q^p ≤ ε_μ, q^(p') ≤ (q^p)^(1+μ)", "range",
                                      "the ordered pairs of probe points admissible for each μ"))))
