@@ -85,3 +85,30 @@ def test_vacuous_when_every_token_is_optimal():
     with working_precision(30) as prec:
         d = thm8.evaluate(data, prec, figure=False).decision()
     assert d.verdict == "NOT_APPLICABLE" and any("ATT-SVM'" in r for r in d.reasons)
+
+
+def test_singleton_sets_reduce_to_att_svm():
+    """|O_i| = 1 for every i: (ATT-SVM') is (ATT-SVM) for α = opt (Theorem 1's case): the same exact solution."""
+    from verify.geometry.stationarity import gmm
+
+    for data in (D.mmts_fig1a(), D.mmts_fig1b(), D.mmts_fig8_substitute()):
+        pr = _prime(data)
+        res = gmm(data, "p", 30)
+        assert pr.solutions == [tuple(Fraction(x) for x in res.solution)]
+
+
+def test_infeasible_prime_not_applicable():
+    """Optimal key (0,0) strictly inside the hull of (±1,0): every piece has a Farkas certificate."""
+    data = D.mmts_infeasible_B()
+    assert _prime(data).status == "infeasible"
+    with working_precision(30) as prec:
+        d = thm8.evaluate(data, prec, figure=False).decision()
+    assert d.verdict == "NOT_APPLICABLE" and any("ATT-SVM'" in r for r in d.reasons)
+
+
+def test_mlp_head_leaves_assumption_d_undecided():
+    """A ReLU head is outside the linear-mixing sufficient condition; without a refuting ray D stays undecided."""
+    data = D.mmts_tie().replace(head={"kind": "mlp", "V": [[1, 0, 0], [0, 1, 0], [0, 0, 1]]})
+    with working_precision(30) as prec:
+        d = thm8.evaluate(data, prec, radii=("1", "2", "5", "10"), figure=False).decision()
+    assert d.verdict == "INCONCLUSIVE" and any(ASSUMPTION_D in r for r in d.reasons)
