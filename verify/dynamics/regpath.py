@@ -30,7 +30,7 @@ from flint import arb, arb_mat
 
 from verify.dynamics.parameterization import Parameterization, arb_to_mpf, make_parameterization
 from verify.errors import UsageError
-from verify.models.attention import dot, norm2, one_minus_corr
+from verify.models.attention import dot, features, norm2, one_minus_corr
 from verify.numbers.precision import to_arb, working_precision
 
 
@@ -312,6 +312,7 @@ def ball_minimize_first_order(par: Parameterization, x0, rho: arb, dps: int, max
 
 def _first_order_path(par, radii, prec, starts, seed, candidates, progress) -> RegPath:
     rng = random.Random(seed)
+    rows = [row for seq in features(par.data, par.name) for row in seq]
     cand_dirs = [[v if isinstance(v, arb) else to_arb(Fraction(v)) for v in c] for c in candidates]
     points, prev = [], None
     tiny = arb(10) ** (-(prec.dps // 2))
@@ -328,7 +329,14 @@ def _first_order_path(par, radii, prec, starts, seed, candidates, progress) -> R
             cand_E = E if cand_E is None or E < cand_E else cand_E
         if prev is not None:
             cands.append(prev)
-        cands += [_retract([to_arb(Fraction(rng.gauss(0.0, 1.0))) for _ in range(par.dim)], rho) for _ in range(starts)]
+        for _ in range(starts):  # random combinations of the feature rows: a component outside their span never
+            # changes a logit (its gradient is 0), so it would only waste the norm budget
+            z = [arb(0)] * par.dim
+            for row in rows:
+                g = to_arb(Fraction(rng.gauss(0.0, 1.0)))
+                z = [a + g * to_arb(b) for a, b in zip(z, row)]
+            if norm2(z) > 0:
+                cands.append(_retract(z, rho))
         best = None
         for x0 in cands:
             x, f = ball_minimize_first_order(par, x0, rho, prec.dps)
