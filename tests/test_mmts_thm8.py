@@ -112,3 +112,15 @@ def test_mlp_head_leaves_assumption_d_undecided():
     with working_precision(30) as prec:
         d = thm8.evaluate(data, prec, radii=("1", "2", "5", "10"), figure=False).decision()
     assert d.verdict == "INCONCLUSIVE" and any(ASSUMPTION_D in r for r in d.reasons)
+
+
+def test_distance_to_the_solution_set():
+    """u = (0,−1) against P^mm/‖p^mm‖ = {(±1,−2)/√5}: √(1/5 + (1 − 2/√5)²); scaled by R = 2 instead of ‖u‖ = 1:
+    u/2 = (0, −1/2) → √(1/5 + (1/2 − 2/√5)²)."""
+    from verify.svm.prime import distance_to_prime_set
+
+    pr = _prime(D.mmts_mixing_head())
+    d1 = distance_to_prime_set((0, -1), pr, 30)
+    d2 = distance_to_prime_set((0, -1), pr, 30, radius=2)
+    assert abs(float(d1.mid()) - math.sqrt(0.2 + (1 - 2 / math.sqrt(5)) ** 2)) < 1e-14
+    assert abs(float(d2.mid()) - math.sqrt(0.2 + (0.5 - 2 / math.sqrt(5)) ** 2)) < 1e-14

@@ -46,8 +46,8 @@ from verify.kit.assumptions import assumption_a
 from verify.kit.mixing import ASSUMPTION_D, assumption_d
 from verify.kit.paths import require_path_optimal
 from verify.models.heads import make_head, optimal_sets
-from verify.numbers.precision import Precision, log10_abs, to_arb
-from verify.svm.prime import solve_att_svm_prime
+from verify.numbers.precision import Precision, log10_abs
+from verify.svm.prime import distance_to_prime_set, solve_att_svm_prime
 
 RADII = ("1", "2", "5", "10", "20", "50")
 FEASIBLE = "(ATT-SVM') feasible with optimal sets O_i = argmax_t Y_i ψ(x_it) (P^mm exists)"
@@ -61,16 +61,6 @@ def prime_hypothesis(prime) -> Hypothesis:
     if prime.status == "infeasible":
         return Hypothesis(FEASIBLE, False, "every choice α ∈ Π O_i is infeasible (verified Farkas certificates)")
     return Hypothesis(FEASIBLE, None, "some piece has no certified answer")
-
-
-def distance_to_set(theta, R, prime):
-    """min_{p∈P^mm} ‖θ/R − p/‖p^mm‖‖ (arb)."""
-    npm = to_arb(prime.norm2).sqrt()
-    best = None
-    for sol in prime.solutions:
-        dist = sum(((a / R - to_arb(c) / npm) ** 2 for a, c in zip(theta, sol)), to_arb(0)).sqrt()
-        best = dist if best is None else best.min(dist)
-    return best
 
 
 def _rational_direction(theta, denominator=1000):
@@ -102,7 +92,7 @@ def evaluate(data, prec: Precision, radii=RADII, starts: int = 2, seed: int = 0,
         out.notes.append(f"{ASSUMPTION_D} DROPPED (false case): the conclusion is checked without it")
     require_path_optimal(out, rp, "p", prec.tolerance, loss="L − L_tok")
     Rs = [p.R for p in rp.points]
-    dist = [distance_to_set(p.theta, p.R, prime) for p in rp.points]
+    dist = [distance_to_prime_set(p.theta, prime, prec.dps, radius=p.R) for p in rp.points]
     out.add(Evidence("dist(p̄(R)/R, P^mm/‖p^mm‖) → 0 along the path (value at the largest R)", dist[-1],
                      rule=rules.decays(Rs, dist, zero=prec.tolerance), enclosed=False,
                      note=", ".join(f"{float(R.mid()):g}: {x.mid().str(3, radius=False)}" for R, x in zip(Rs, dist)),

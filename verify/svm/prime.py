@@ -22,7 +22,6 @@ from flint import arb
 from verify.errors import DataError
 from verify.numbers.precision import to_arb, working_precision
 from verify.svm.problems import Problem
-from verify.svm.result import SVMResult
 from verify.svm.solve import solve_svm
 
 #: Above this many choices α ∈ Π O_i the enumeration is refused (one exact QP each).
@@ -94,23 +93,18 @@ def solve_att_svm_prime(dataset, optimal_sets, dps: int = 60) -> PrimeResult:
     return PrimeResult("optimal", sets, pieces, sols, mins, best)
 
 
-def distance_to_prime_set(direction, result: PrimeResult, dps: int = 60) -> tuple[arb, int]:
-    """min over p ∈ P^mm of ‖u/‖u‖ − p/‖p^mm‖‖ (an arb ball; ‖p^mm‖ common to all elements) and the index of the
-    nearest element (the first whose distance is not certainly larger than another's midpoint minimum)."""
+def distance_to_prime_set(direction, result: PrimeResult, dps: int = 60, radius=None) -> arb:
+    """min over p ∈ P^mm of ‖u/‖u‖ − p/‖p^mm‖‖ (an arb ball; ‖p^mm‖ is common to all elements); with ``radius`` R,
+    of ‖u/R − p/‖p^mm‖‖ instead (mmts Theorem 8's p̄(R)/R, which is not a unit vector when p̄(R) is interior)."""
     if result.status != "optimal":
         raise ValueError(f"(ATT-SVM') has no solution set (status {result.status})")
     with working_precision(dps):
         u = [x if isinstance(x, arb) else to_arb(Fraction(x)) for x in direction]
-        nu = sum((x * x for x in u), arb(0)).sqrt()
+        scale = sum((x * x for x in u), arb(0)).sqrt() if radius is None else (
+            radius if isinstance(radius, arb) else to_arb(Fraction(radius)))
         npm = to_arb(result.norm2).sqrt()
-        dists = [sum(((a / nu - to_arb(c) / npm) ** 2 for a, c in zip(u, sol)), arb(0)).sqrt()
-                 for sol in result.solutions]
-        k = min(range(len(dists)), key=lambda j: dists[j].mid())
-        lo = dists[0]
-        for dj in dists[1:]:
-            lo = lo.min(dj) if hasattr(lo, "min") else (lo if lo < dj else dj)
-        return lo, k
-
-
-def piece_results(result: PrimeResult) -> list[SVMResult]:
-    return [r for _, r in result.pieces]
+        best = None
+        for sol in result.solutions:
+            dist = sum(((a / scale - to_arb(c) / npm) ** 2 for a, c in zip(u, sol)), arb(0)).sqrt()
+            best = dist if best is None else best.min(dist)
+        return best
