@@ -5,10 +5,12 @@
 import os
 import sys
 
-from verify.data.examples import write_examples
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, ROOT)  # this tree's verify/, not an installed copy (as dev/inventory.py does)
+
+from verify.data.examples import write_examples  # noqa: E402
 
 if __name__ == "__main__":
-    folder = sys.argv[1] if len(sys.argv) > 1 else os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))),
-                                                                "examples")
+    folder = sys.argv[1] if len(sys.argv) > 1 else os.path.join(ROOT, "examples")
     for path in write_examples(folder):
         print(path)

@@ -17,7 +17,7 @@ from verify.data.outputs import write_atomic
 EXAMPLES = {
     "mmts-fig1a": (mmts.mmts_fig1a, "mmts Fig. 1(a): n = 1, T = 3, Assumption B holds (non-optimal scores 0.9, 0.9)"),
     "mmts-fig1b": (mmts.mmts_fig1b, "mmts Fig. 1(b): the (0,0) token has score 0; token (1,0) is a non-global LMM"),
-    "mmts-fig1c": (mmts.mmts_fig1c, "mmts Fig. 1(c) / Fig. 4: n = 3, T = 7 (torch seed 0, 6 decimals as printed)"),
+    "mmts-fig1c": (mmts.mmts_fig1c, "mmts Fig. 1(c) / Fig. 4: n = 3, T = 7 (the exact float32 draw, torch seed 0)"),
     "mmts-fig3a": (lambda: mmts.mmts_fig3("a"), "mmts Fig. 3(a): joint (v, p), n = 3, T = 2, d = 2"),
     "mmts-fig3b": (lambda: mmts.mmts_fig3("b"), "mmts Fig. 3(b): as 3(a), input 3 off the label margin"),
     "mmts-fig5": (mmts.mmts_fig5, "mmts Fig. 5 (C = 1): n = 2, T = 2, loss-dependent transients"),

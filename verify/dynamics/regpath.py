@@ -32,7 +32,7 @@ from flint import arb, arb_mat
 
 from verify.dynamics.parameterization import Parameterization, arb_to_mpf, make_parameterization
 from verify.errors import UsageError
-from verify.models.attention import dot, norm2, one_minus_corr
+from verify.models.attention import dot, features, norm2, one_minus_corr
 from verify.numbers.precision import to_arb, working_precision
 
 
@@ -247,10 +247,17 @@ def _radius(par, R: arb) -> arb:
 
 def regularization_path(source, param: str = "p", radii=(1, 2, 5, 10, 20, 50, 100), *, dps: int = 50,
                         loss="logistic", starts: int = 4, seed: int = 0, svm: bool = True,
-                        progress=None) -> RegPath:
-    """Global regularization path over ``radii`` (in the SVM-matching norm; see module docstring)."""
+                        progress=None, candidates=None) -> RegPath:
+    """Global regularization path over ``radii`` (in the SVM-matching norm; see module docstring).
+
+    ``candidates``: directions θ (instead of the GMM when ``svm`` is False, e.g. the solution set of mmts
+    (ATT-SVM')) each scaled to the radius as a start; the value found is certified against the best of them.
+    A model without Hessians (a nonlinear head, ``verify.dynamics.heads.HeadParameterization``) is minimised by
+    projected gradient over the ball (``ball_minimize_first_order``) on L − L_tok itself (it may be negative)."""
     with working_precision(dps) as prec:
         par = source if isinstance(source, Parameterization) else make_parameterization(source, param, loss)
+        if not hasattr(par.model, "grad_hess"):
+            return _first_order_path(par, radii, prec, starts, seed, candidates or [], progress)
         gmm = par.svm_reference("opt", prec.dps) if svm else None
         rng = random.Random(seed)
         points, prev = [], None
@@ -294,6 +301,103 @@ def regularization_path(source, param: str = "p", radii=(1, 2, 5, 10, 20, 50, 10
             if progress:
                 progress(points[-1])
         return RegPath(par.name, points, prec.dps)
+
+
+def ball_minimize_first_order(par: Parameterization, x0, rho: arb, dps: int, max_iter: int = 300):
+    """min E(ψ) = L − L_tok over ‖ψ‖ ≤ ρ by projected gradient with Barzilai–Borwein steps and Armijo backtracking
+    (first-order: for models without Hessians); converged when a step moves ≤ 10^(−dps/2)·ρ. Returns (ψ, E)."""
+    def project(y):
+        ny = norm2(y)
+        return [_mid(v) for v in y] if ny <= rho else [_mid(rho * v / ny) for v in y]
+
+    x = project(list(x0))
+    f = par.excess(x)
+    g = [_mid(a) for a in par.grad(x)]
+    gn = norm2(g)
+    step = rho / (10 * gn) if gn > 0 else arb(0)
+    tol = arb(10) ** (-(dps // 2)) * rho
+    prev = None
+    for _ in range(max_iter):
+        if prev is not None:
+            sx = [a - b for a, b in zip(x, prev[0])]
+            sg = [a - b for a, b in zip(g, prev[1])]
+            den = dot(sx, sg)
+            if den > 0:
+                step = dot(sx, sx) / den
+        alpha = step
+        while True:
+            xn = project([a - alpha * b for a, b in zip(x, g)])
+            fn = par.excess(xn)
+            move = [a - b for a, b in zip(xn, x)]
+            if fn <= f + arb("1e-4") * dot(g, move) or alpha < arb(10) ** (-40) * rho:
+                break
+            alpha = alpha / 2
+        for _ in range(60):  # expand while it keeps decreasing (exponentially flat stretches, e^{−cR} gradients)
+            xe = project([a - 2 * alpha * b for a, b in zip(x, g)])
+            fe = par.excess(xe)
+            if not fe < fn or xe == xn:
+                break
+            alpha, xn, fn = 2 * alpha, xe, fe
+            move = [a - b for a, b in zip(xn, x)]
+        if not fn < f:
+            break
+        prev = (x, g)
+        x, f = xn, fn
+        g = [_mid(a) for a in par.grad(x)]
+        if norm2(move) <= tol:
+            break
+    return x, f
+
+
+def _first_order_path(par, radii, prec, starts, seed, candidates, progress) -> RegPath:
+    rng = random.Random(seed)
+    rows = [row for seq in features(par.data, par.name) for row in seq]
+    cand_dirs = [[v if isinstance(v, arb) else to_arb(Fraction(v)) for v in c] for c in candidates]
+    points, prev = [], None
+    tiny = arb(10) ** (-(prec.dps // 2))
+    for R in radii:
+        R = to_arb(Fraction(str(R)))
+        if not R > 0:
+            raise UsageError("radii must be positive")
+        rho = _radius(par, R)
+        cands = [_retract(c, rho) for c in cand_dirs if norm2(c) > 0]
+        cand_points = list(cands)
+        cand_E = None
+        for c in cands:
+            E = par.excess(c)
+            cand_E = E if cand_E is None or E < cand_E else cand_E
+        if prev is not None:
+            cands.append(prev)
+        for _ in range(starts):  # random combinations of the feature rows: a component outside their span never
+            # changes a logit (its gradient is 0), so it would only waste the norm budget
+            z = [arb(0)] * par.dim
+            for row in rows:
+                g = to_arb(Fraction(rng.gauss(0.0, 1.0)))
+                z = [a + g * to_arb(b) for a, b in zip(z, row)]
+            if norm2(z) > 0:
+                cands.append(_retract(z, rho))
+        best = None
+        for x0 in cands:
+            x, f = ball_minimize_first_order(par, x0, rho, prec.dps)
+            if best is None or f < best[1]:
+                best = (x, f)
+        x = best[0]
+        prev = x
+        on_sphere = bool(norm2(x) >= rho * (1 - tiny))
+        notes = [] if on_sphere else ["the minimiser is interior to the ball"]
+        if not on_sphere:  # an interior point not certainly better than its radial image is a precision tie
+            xs = _retract(x, rho)
+            if not par.excess(x) < par.excess(xs):
+                x, on_sphere = xs, True
+                notes = ["interior point and its radial image on the sphere tie at the working precision: "
+                         "the sphere point kept"]
+        radial = dot(par.grad(x), x) / rho
+        points.append(_point(par, R, x, on_sphere, radial, cand_E, len(cands), prec.dps, False, notes))
+        if any(x == c for c in cand_points):  # the search stayed at a candidate: no worse than it, trivially
+            points[-1].certified_le_candidate = True
+        if progress:
+            progress(points[-1])
+    return RegPath(par.name, points, prec.dps)
 
 
 def _point(par, R, x, on_sphere, radial, cand_E, nstarts, dps, svm, notes):

@@ -305,3 +305,31 @@ def simplex_projection(y) -> list[Fraction]:
         if x > th:
             theta = th
     return [max(x - theta, Fraction(0)) for x in y]
+
+
+def token_head_order_values(data, head: Head) -> tuple:
+    """Per input, exact rationals whose order is the order of Y_i h(x_it) over the tokens t (the best single-token
+    selections): Y_i h(x_it) itself for the linear, concave and MLP heads (rational on rational data), and Y_i vᵀx_it
+    for the tanh head (Y tanh(u) = tanh(Yu), tanh increasing)."""
+    out = []
+    for seq, y in zip(data.X, data.Y):
+        vals = []
+        for x in seq:
+            x = tuple(Fraction(a) for a in x)
+            if isinstance(head, (LinearHead, TanhScalarHead)):
+                h = sum((a * b for a, b in zip(head.v, x)), Fraction(0))
+            elif isinstance(head, ConcaveHead):
+                h = sum((a * b for a, b in zip(head.v, x)), Fraction(0)) - head.lam * sum((a * a for a in x), Fraction(0))
+            elif isinstance(head, MLPHead):
+                u = [sum((a * b for a, b in zip(row, x)), Fraction(0)) for row in head.V]
+                h = sum((vj * max(uj, Fraction(0)) for vj, uj in zip(head.v, u)), Fraction(0))
+            else:
+                raise ValueError(f"no exact token values for the head {head.describe()}")
+            vals.append(y * h)
+        out.append(tuple(vals))
+    return tuple(out)
+
+
+def optimal_sets(data, head: Head) -> tuple:
+    """O_i = argmax_t Y_i h(x_it) (mmts App. D: the tokens whose selection alone gives the best loss), exactly."""
+    return tuple(tuple(t for t, g in enumerate(vals) if g == max(vals)) for vals in token_head_order_values(data, head))
