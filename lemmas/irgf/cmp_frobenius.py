@@ -189,7 +189,7 @@ def evaluate(data, prec: Precision, omega0=None, kq_target=KQ_TARGET, direct_tar
     for a, b in (("l1", "l2"), ("l1", "fro"), ("l2", "fro")):
         kind, why = relation(a, b, res, mats)
         rel[(a, b)] = rel[(b, a)] = kind
-        out.add(Evidence(f"solution sets of the {SVMS[a]} and the {SVMS[b]}: {kind}", kind, note=why))
+        out.add(Evidence(f"solution sets of the {SVMS[a]} and the {SVMS[b]}: {kind} — {why}", kind, note=why))
     # ----- dynamic part: each flow's Ŵ(t) against the three solution sets ----------------------------------------------
     flows = {"KQ": kq_records(out, data, omega0, kq_target)}
     krange = out.range
