@@ -79,3 +79,18 @@ def test_bad_pairing_is_a_usage_error():
     from verify.errors import UsageError
     with pytest.raises(UsageError):
         C.parse_pairing({"KQ": "nuclear"})
+
+
+def test_face_sets_intersect_and_two_limits_coincide():
+    """D-FACE (B = (1, 1, 0)): the ℓ2 point (1/2, 1/2, 0) lies on the ℓ1 face, so no separation is predicted — and with
+    ω₀ = 𝟙 the (K, Q) flow (β(t) = sinh(φ)(1, 1, 0), Lemma A.1) and the direct β flow (β̇ ∝ B) have the same limit,
+    (1/2, 1/2, 0), although the two solution *sets* differ: "differ" must be read as "disjoint"."""
+    with working_precision(20) as prec:
+        out = C.evaluate(d_face(), prec)
+    assert out.decide() == "HOLDS"
+    assert sum("intersect: no separation predicted" in n for n in out.notes) == 2
+    apart = [e for e in out.evidence if "stays away from 0" in e.quantity]
+    assert len(apart) == 4 and all("Frobenius" in e.quantity or e.quantity.startswith("full W") for e in apart)
+    for f in ("diagonal (K, Q)", "diagonal W = Diag(β)"):
+        paired = next(e for e in out.evidence if e.quantity.startswith(f) and "→ 0 like" in e.quantity)
+        assert paired.decide() is True and "zero to the working precision" in paired.note

@@ -264,3 +264,4 @@ def test_unnormalised_distance_and_nearest_face_point():
         r2 = solve_svm(problem_from_rows([(1, 1)], [1], "l2"), dps=30)
         d2 = distance_to_solution_set([1, 1], r2, dps=30, normalise=False)
         assert abs(d2 * d2 - arb(1) / 2) < arb(10) ** -30
+        assert distance_to_solution_set([1, 1], r2, dps=30) < arb(10) ** -30  # normalised: the same direction (was nan)

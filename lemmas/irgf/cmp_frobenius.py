@@ -41,6 +41,10 @@ p* = 1.595; W_F is not diagonal); fitted exponents 0.64 ((K, Q) → ℓ1, κ = 0
 the cross distances stay at 0.37–1.23 (exponents |a| < 0.07). Under Assumption 4 the three SVMs coincide (D-A4:
 all Diag(2/5, 1, 0), ``irgf.aux.a4-coincide``), so nothing separates the limits there.
 
+Finding (D-FACE, tests): the solution sets of the ℓ1 and ℓ2 SVMs differ but intersect ((1/2, 1/2, 0) ∈ F), and with
+ω₀ = 𝟙 the (K, Q) and direct-β limits are the same point (1/2, 1/2, 0) — "the limits differ whenever the SVMs differ"
+holds only with "differ" read as "disjoint" (HOLDS there, with no separation item for that pair).
+
 False cases (tests): a wrong pairing (the (K, Q) flow matched with the Frobenius SVM) → VIOLATED (its distance
 plateaus); D-A2VIOL → NOT_APPLICABLE naming Assumption 2; D-DIAGINF → NOT_APPLICABLE naming irgf.hyp.diagsep.
 """
@@ -115,10 +119,11 @@ def distance(What, svm: str, res, mats, dps: int) -> arb:
     d = len(What)
     if svm != "l1" or res["l1"].unique:
         M = mats[svm]
-        return sum(((What[a][b] - to_arb(M[a][b])) ** 2 for a in range(d) for b in range(d)), arb(0)).nonnegative_part().sqrt()
+        diff = [What[a][b] - to_arb(M[a][b]) for a in range(d) for b in range(d)]
+        return sum((x * x for x in diff), arb(0)).nonnegative_part().sqrt()  # x*x: arb's x**2 is nan on a ball at 0
     from verify.svm import distance_to_solution_set
 
-    off = sum((What[a][b] ** 2 for a in range(d) for b in range(d) if a != b), arb(0))
+    off = sum((What[a][b] * What[a][b] for a in range(d) for b in range(d) if a != b), arb(0))
     on = distance_to_solution_set([What[j][j] for j in range(d)], res["l1"], dps=dps, normalise=False)
     return (off + on * on).nonnegative_part().sqrt()
 
@@ -215,9 +220,10 @@ def evaluate(data, prec: Precision, omega0=None, kq_target=KQ_TARGET, direct_tar
             if s == pair[f]:
                 out.add(irgf.ruled(f"{FLOWS[f]}: ‖Ŵ(t) − {SVMS[s]}‖ → 0 like µ^(−a) (value: at the last record)", ds[-1],
                                    rules.decays(mus, ds, expected=rate[s], tail=len(win), zero=tol),
-                                   note=f"derived rate {float(rate[s]) if rate[s] is not None else 'none'}; {span}"),
-                        Evidence(f"{FLOWS[f]}: fitted exponent a of ‖Ŵ − {SVMS[s]}‖ ∝ µ^(−a)",
-                                 -irgf.fitted_exponent(mus, ds) if all(x > 0 for x in ds) else arb(0)))
+                                   note=f"derived rate {float(rate[s]) if rate[s] is not None else 'none'}; {span}"))
+                if all(x > tol for x in ds):
+                    out.add(Evidence(f"{FLOWS[f]}: fitted exponent a of ‖Ŵ − {SVMS[s]}‖ ∝ µ^(−a)",
+                                     -irgf.fitted_exponent(mus, ds)))
             elif rel[(pair[f], s)] == "disjoint":
                 out.add(irgf.ruled(f"{FLOWS[f]}: dist(Ŵ(t), {SVMS[s]}) stays away from 0 (sets disjoint from the "
                                    f"{SVMS[pair[f]]}'s; value: at the last record)", ds[-1],

@@ -39,7 +39,8 @@ def distance_to_solution_set(direction, problem, dps: int = 60, normalise: bool 
             nu = sum((v * v for v in ua), arb(0)).sqrt() if normalise else arb(1)
             xa = [to_arb(v) for v in res.solution]
             nx = sum((v * v for v in xa), arb(0)).sqrt() if normalise else arb(1)
-            return sum(((a / nu - c / nx) ** 2 for a, c in zip(ua, xa)), arb(0)).sqrt()
+            diff = [a / nu - c / nx for a, c in zip(ua, xa)]  # x*x, not x**2: arb's power is nan on a ball at 0
+            return sum((x * x for x in diff), arb(0)).nonnegative_part().sqrt()
         if prob.norm == "l1":
             x = _l1_face_offset(u, res, normalise)
             sq = sum((v * v for v in x), Fraction(0))
