@@ -121,8 +121,7 @@ def evaluate(data, prec: Precision, omega0=None, target=irgf.DEFAULT_TARGET, che
         out.add(Evidence("‖λ(t) − λ*‖_∞ at the last record (the paper's multipliers φ/ln µ against the exact dual)",
                          gap, note=f"·ln µ = {(gap * rows[-1].ln_mu).str(4, radius=False)}: a 1/ln µ approach"))
     xs = [irgf.fl(r.ln_mu) for r in rows]
-    fig = irgf.figure("kkt-limit", "Thm A.2 on the flow: residuals of the approximate KKT points and distance to the "
-                      "limit", "ln µ(t)", "log10", [
+    fig = irgf.figure("kkt-limit", "Thm A.2 on the flow: KKT residuals, distance to the limit", "ln µ(t)", "log10", [
                           Series("‖β̂(t) − β_∞‖_∞", xs, [irgf.log10f(x) for x in dists], "-o"),
                           Series("ε (stationarity)", xs, [irgf.log10f(r.eps) for r in rows], "-s"),
                           Series("δ (compl. slackness)", xs, [irgf.log10f(r.delta) for r in rows], "-^"),
