@@ -191,3 +191,17 @@ def test_in_regime_reads_a_trend_only_in_the_regime():
         decay = rules.decays(XS, power(2), expected=2)
         assert rules.in_regime(decay, True, "x").holds is True
         assert rules.in_regime(decay, False, "x").holds is None                    # a decay outside says nothing
+
+
+def test_matches_derived_on_both_sides_of_its_thresholds():
+    with working_precision(30):
+        agree, disagree = rules.RATE_AGREEMENT, rules.RATE_DISAGREEMENT
+        assert rules.matches_derived(Fraction(639, 1000), Fraction(639, 1000)).holds is True
+        assert rules.matches_derived(1 + agree * Fraction(99, 100), 1).holds is True      # just inside
+        assert rules.matches_derived(1 - agree * Fraction(99, 100), 1).holds is True
+        assert rules.matches_derived(1 + agree * Fraction(101, 100), 1).holds is None     # just outside
+        assert rules.matches_derived(1 - disagree * Fraction(99, 100), 1).holds is None
+        assert rules.matches_derived(1 + disagree, 1).holds is False                      # at the threshold
+        assert rules.matches_derived(Fraction(639, 1000), 1).holds is False              # κ against 1: 36 % off
+        assert rules.matches_derived(arb("1.0") + arb("0", "0.5"), 1).holds is None       # a wide ball: undecided
+        assert rules.matches_derived(1, 0).holds is None

@@ -244,3 +244,24 @@ def test_tied_opt_is_a_data_error():
     ds = Dataset.make(X=[[[1, 0], [1, 1]]], Y=[1], v=[1, 0])
     with pytest.raises(DataError):
         solve_svm(ds, "p", "opt")
+
+
+def test_unnormalised_distance_and_nearest_face_point():
+    """F = {β ≥ 0, β₁ + β₂ = 1} (rows [(1, 1)], ℓ1): from (1, −1) the nearest point of F itself is (1, 0) (distance 1,
+    where the ℓ1-normalised distance is √½); from (2, 2) it is (1/2, 1/2) (distance √(9/2)). ℓ2 point (1/2, 1/2):
+    unnormalised distance from (1, 1) is √½."""
+    from flint import arb
+
+    from verify.numbers.precision import working_precision
+    from verify.svm import distance_to_solution_set, nearest_in_l1_face
+    res = solve_svm(problem_from_rows([(1, 1)], [1], "l1"), dps=30)
+    assert nearest_in_l1_face([1, -1], res) == [1, 0]
+    assert nearest_in_l1_face([F(2), F(2)], res) == [F(1, 2), F(1, 2)]
+    with working_precision(30):
+        assert abs(distance_to_solution_set([1, -1], res, dps=30, normalise=False) - 1) < arb(10) ** -30
+        d = distance_to_solution_set([2, 2], res, dps=30, normalise=False)
+        assert abs(d * d - arb(9) / 2) < arb(10) ** -30
+        r2 = solve_svm(problem_from_rows([(1, 1)], [1], "l2"), dps=30)
+        d2 = distance_to_solution_set([1, 1], r2, dps=30, normalise=False)
+        assert abs(d2 * d2 - arb(1) / 2) < arb(10) ** -30
+        assert distance_to_solution_set([1, 1], r2, dps=30) < arb(10) ** -30  # normalised: the same direction (was nan)

@@ -73,6 +73,18 @@ def w_svm(data: Dataset, dps: int = 60):
     return _SVM_CACHE[key]
 
 
+def l2_diag_svm(data: Dataset, dps: int = 60):
+    """The diagonal ℓ2-SVM min ‖β‖₂ s.t. βᵀB_il ≥ 1 (the ℓ1-SVM's rows with the ℓ2 norm: diagonal W trained
+    directly, irgf §5 / ``irgf.aux.direct-beta``), exact QP with its certificate, memoised per dataset."""
+    from verify.svm import build_problem, problem_from_rows, solve_svm
+
+    key = _key(data, "diag-l2")
+    if key not in _SVM_CACHE:
+        p = build_problem(data, "diag")
+        _SVM_CACHE[key] = solve_svm(problem_from_rows(p.rows, p.rhs, "l2"), dps=dps)
+    return _SVM_CACHE[key]
+
+
 def unique_opt(data: Dataset) -> bool:
     return all(len(o) == 1 for o in data.optimal_tokens())
 

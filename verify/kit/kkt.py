@@ -153,3 +153,29 @@ def predicted_eps_limit(res, J1, w2) -> Evidence | None:
     if not vals:
         return None
     return Evidence("predicted lim ε·ln µ = max_J₁ |ln(2|β*_j|/ω₀,j²)| (DERIVED)", _max(vals))
+
+
+def exact_kkt(res, beta, lam, what: str = "β") -> list:
+    """The KKT conditions of the ℓ1-SVM min ‖β‖₁ s.t. βᵀB_k ≥ 1 at an exact point ``beta`` with exact
+    multipliers ``lam`` (Fractions), each an exact Evidence (certified): primal feasibility min_k βᵀB_k ≥ 1,
+    dual feasibility λ ≥ 0, stationarity Bλ ∈ ∂‖β‖₁ ((Bλ)_j = sign β_j where β_j ≠ 0, |(Bλ)_j| ≤ 1 where β_j = 0),
+    complementary slackness λ_k(βᵀB_k − 1) = 0; and (convexity: KKT ⇒ global optimum) ‖β‖₁ = Σλ = p*."""
+    prob = res.problem
+    rows = prob.rows
+    margins = [sum((a * b for a, b in zip(r, beta)), Fraction(0)) for r in rows]
+    g = [sum((lam[k] * rows[k][j] for k in range(prob.m) if lam[k]), Fraction(0)) for j in range(prob.dim)]
+    on = [j for j in range(prob.dim) if beta[j] != 0]
+    stat_on = max((abs(g[j] - (1 if beta[j] > 0 else -1)) for j in on), default=Fraction(0))
+    stat_off = max((abs(g[j]) for j in range(prob.dim) if beta[j] == 0), default=Fraction(0))
+    slack = max((abs(lam[k] * (margins[k] - 1)) for k in range(prob.m)), default=Fraction(0))
+    l1 = sum((abs(b) for b in beta), Fraction(0))
+    return [
+        Evidence(f"primal feasibility: min_il {what}ᵀB_il", min(margins), ">=", 1, note="exact rational"),
+        Evidence("dual feasibility: min λ_il", min(lam), ">=", 0, note="exact rational"),
+        Evidence(f"stationarity on supp {what}: max_j |(Bλ)_j − sign {what}_j|", stat_on, "==", 0,
+                 note=f"exact; support {[j + 1 for j in on]} (1-based)"),
+        Evidence(f"stationarity off supp {what}: max_j |(Bλ)_j| (∂|0| = [−1, 1])", stat_off, "<=", 1, note="exact"),
+        Evidence(f"complementary slackness: max_il |λ_il({what}ᵀB_il − 1)|", slack, "==", 0, note="exact"),
+        Evidence(f"‖{what}‖₁ − Σλ (zero duality gap: KKT ⇒ global optimum, convex LP)", l1 - sum(lam, Fraction(0)),
+                 "==", 0, note=f"exact: ‖{what}‖₁ = {l1}" if l1.denominator < 10 ** 12 else "exact"),
+    ]

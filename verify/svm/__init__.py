@@ -9,7 +9,7 @@ set distances for the non-strictly-convex kinds are in ``face``; SVM-neighbours 
 in ``geometry``.
 """
 from verify.svm.certificate import Certificate, verify_certificate
-from verify.svm.distance import distance_to_solution_set
+from verify.svm.distance import distance_to_solution_set, nearest_in_l1_face
 from verify.svm.farkas import FarkasCertificate, find_farkas, verify_farkas
 from verify.svm.problems import KINDS, Problem, build_problem, problem_from_rows, select_tokens
 from verify.svm.result import SVMResult
@@ -18,5 +18,5 @@ from verify.svm.solve import solve_svm
 __all__ = [
     "KINDS", "Problem", "build_problem", "problem_from_rows", "select_tokens", "solve_svm",
     "SVMResult", "Certificate", "verify_certificate", "FarkasCertificate", "find_farkas",
-    "verify_farkas", "distance_to_solution_set",
+    "verify_farkas", "distance_to_solution_set", "nearest_in_l1_face",
 ]

@@ -19,11 +19,13 @@ from verify.svm.result import SVMResult
 from verify.svm.solve import solve_svm
 
 
-def distance_to_solution_set(direction, problem, dps: int = 60):
+def distance_to_solution_set(direction, problem, dps: int = 60, normalise: bool = True):
     """Euclidean/Frobenius distance from ``direction/‖direction‖`` to ``F/‖F‖`` (F the optimal
     set; both normalised in the SVM's own norm). ``problem`` is an ``SVMResult`` (preferred) or a
     ``Problem``/(dataset is not accepted: solve first). Returns an arb ball (exact kinds) or an arb
-    from a float64 SDP (nuclear; accurate to ~1e-7)."""
+    from a float64 SDP (nuclear; accurate to ~1e-7). ``normalise=False`` (exact kinds only): the
+    distance from the point ``direction`` itself to F itself (e.g. a margin-normalised Ŵ = W/µ(W),
+    whose scale is already the SVM's: every point of F has minimum margin 1)."""
     res = problem if isinstance(problem, SVMResult) else solve_svm(problem, dps=dps)
     prob = res.problem
     if res.status != "optimal":
@@ -34,26 +36,51 @@ def distance_to_solution_set(direction, problem, dps: int = 60):
     with working_precision(dps):
         if prob.norm in ("l2", "fro"):
             ua = [to_arb(v) for v in u]
-            nu = sum((v * v for v in ua), arb(0)).sqrt()
+            nu = sum((v * v for v in ua), arb(0)).sqrt() if normalise else arb(1)
             xa = [to_arb(v) for v in res.solution]
-            nx = sum((v * v for v in xa), arb(0)).sqrt()
-            return sum(((a / nu - c / nx) ** 2 for a, c in zip(ua, xa)), arb(0)).sqrt()
+            nx = sum((v * v for v in xa), arb(0)).sqrt() if normalise else arb(1)
+            diff = [a / nu - c / nx for a, c in zip(ua, xa)]  # x*x, not x**2: arb's power is nan on a ball at 0
+            return sum((x * x for x in diff), arb(0)).nonnegative_part().sqrt()
         if prob.norm == "l1":
-            uq = [to_exact(v) for v in u]
-            if any(v is None for v in uq):
-                uq = [to_exact(arb(v.mid())) if v is not None else None for v in u]
-            nu = sum((abs(v) for v in uq), Fraction(0))
-            uh = [v / nu for v in uq]
-            C, e = l1_face_constraints(prob, res.duals)
-            vstar = res.objective
-            # y ∈ F/v*: C y ≥ e/v*. With x = y − û:  C x ≥ e/v* − C û
-            rhs = [ei / vstar - sum((ci * ui for ci, ui in zip(row, uh)), Fraction(0)) for row, ei in zip(C, e)]
-            out = solve_qp_exact(C, rhs)
-            if out[0] != "optimal":  # pragma: no cover - F is non-empty
-                raise RuntimeError("optimal face unexpectedly empty")
-            sq = sum((v * v for v in out[1]), Fraction(0))
+            x = _l1_face_offset(u, res, normalise)
+            sq = sum((v * v for v in x), Fraction(0))
             return arb(fmpq(sq.numerator, sq.denominator)).sqrt()
+        if not normalise:
+            raise ValueError("normalise=False needs an exact kind (ℓ2, Frobenius or ℓ1)")
         return _nuclear_distance(prob, res, u, dps)
+
+
+def _exact_point(u) -> list:
+    uq = [to_exact(v) for v in u]
+    if any(v is None for v in uq):
+        uq = [to_exact(arb(v.mid())) if v is not None else None for v in u]
+    return uq
+
+
+def _l1_face_offset(u, res, normalise: bool) -> list:
+    """x = y − û with y the point of the optimal face (F/v* when ``normalise``, else F) nearest to û
+    (û = u/‖u‖₁ or u itself, exact rationals of the midpoints): one exact least-distance QP."""
+    uq = _exact_point(u)
+    nu = sum((abs(v) for v in uq), Fraction(0)) if normalise else Fraction(1)
+    uh = [v / nu for v in uq]
+    C, e = l1_face_constraints(res.problem, res.duals)
+    vstar = res.objective if normalise else Fraction(1)
+    # y ∈ F/v*: C y ≥ e/v*. With x = y − û:  C x ≥ e/v* − C û
+    rhs = [ei / vstar - sum((ci * ui for ci, ui in zip(row, uh)), Fraction(0)) for row, ei in zip(C, e)]
+    out = solve_qp_exact(C, rhs)
+    if out[0] != "optimal":  # pragma: no cover - F is non-empty
+        raise RuntimeError("optimal face unexpectedly empty")
+    return list(out[1])
+
+
+def nearest_in_l1_face(point, res) -> list:
+    """The point of the ℓ1-SVM's optimal face F (unnormalised) nearest to ``point`` (its entries'
+    midpoints taken as exact rationals), exact: a candidate limit on the face, whose KKT conditions
+    can then be certified in rational arithmetic."""
+    if res.status != "optimal" or res.problem.norm != "l1":
+        raise ValueError("nearest_in_l1_face needs an optimal ℓ1-SVM result")
+    u = _exact_point(flatten(point))
+    return [a + b for a, b in zip(u, _l1_face_offset(u, res, False))]
 
 
 def _nuclear_distance(prob, res, u, dps):
