@@ -12,8 +12,8 @@ Pointwise identities — (31) and the minimum margin 1 of β̂ — hold at every
 each record (Tallies). Everything else depends on the integrated φ (no rigorous error bound):
 ``enclosed=False``, and the trends are decided by rules: ε, δ ≈ a + c/ln µ by
 ``rules.extrapolates_to_zero`` (rates ~1/ln µ: a fixed small tolerance would be wrong; read only where the
-window's ends confirm the fit given how far the numerator can still drift while the direction settles:
-``support_drift``, ``margin_drift``), ε′ like
+window's ends confirm the fit given how far ε's numerator can still drift while the direction settles:
+``support_drift``), ε′ like
 µ^{−κ} by ``rules.decays`` with the DERIVED κ.
 """
 from __future__ import annotations
@@ -111,7 +111,7 @@ def primal_feasible(rows, tol) -> Evidence:
 def trend(name: str, short: str, rows, values, tol, drift=None) -> list:
     """A residual that decays like a + c/ln µ: ``rules.extrapolates_to_zero`` against 1/ln µ over the
     window (or, identically ≤ tol, a residual Tally), and (shown) its value × ln µ at the end. ``drift``: how far
-    its numerator c can move over the window while the direction settles (``support_drift``, ``margin_drift``)."""
+    its numerator c can move over the window while the direction settles (``support_drift``; None: the fit alone)."""
     if all(abs(v) <= tol for v in values):
         tally = Tally(f"{name}: {short} at each window record (identically 0)", "<=", tol, residual=True)
         tally.extend(values, lambda k: f"s = {rows[k].s}")
@@ -137,16 +137,6 @@ def support_drift(rows, J1):
             return float("inf")
         out = max(out, abs(float((abs(b1).log() - abs(b0).log()).mid())))
     return out
-
-
-def margin_drift(rows):
-    """How far the complementary-slackness numerator δ·ln µ = max_il λ_il ln µ (β̂ᵀB_il − 1) can move over the
-    window from the direction alone: (λ_il ln µ at the last record) × |change of the normalised margin β̂ᵀB_il|,
-    the largest over the pairs (a stall is λ_il ln µ growing on a pair whose margin stays > 1)."""
-    first, last = rows[0], rows[-1]
-    ln_mu = last.ln_mu
-    return max((abs(float((lam * ln_mu).mid())) * abs(float((m1 / last.point.mu - m0 / first.point.mu).mid()))
-                for lam, m0, m1 in zip(last.lam, first.point.margins, last.point.margins)), default=0.0)
 
 
 def off_support(rows, kappa, tol) -> Evidence:
