@@ -18,6 +18,9 @@ the scores γ_il = y_i vᵀx_il matter (softmax is shift-invariant).
   ∇_βℒ(0) = 0 exactly (the hidden hypothesis ``irgf.hyp.diagsep`` fails).
 * ``D-FACE``   n = 1, L = 2, B = (1,1,0): the optimal face {β ≥ 0, β₁ + β₂ = 1, β₃ = 0}.
 * ``D-A4``     Assumptions 2–4 (general weights, Theorem 5.1), d = d_e = 3, c = 1/6.
+* ``D-A1VIOL`` Assumption 1 violated (built here; the spec has none): two sequences with the same tokens and query
+  and opposite labels, so their optimal tokens swap and the constraint matrices are A and −A — no W separates
+  (Farkas λ = (1/2, 1/2)).
 * ``D-A4-SHIFT`` D-A4 with one non-optimal token shifted by 0.5·e₃: Assumption 4(iii) fails (2 and 3 hold).
 * ``random_a4_dataset`` seeded exact data meeting Assumptions 2 and 4 (rational orthogonal bases, Cayley).
 
@@ -74,6 +77,13 @@ def d_diaginf() -> Dataset:
     return Dataset.make(
         X=[[[1, 0, 1], [0, 0, 0]], [[-1, 0, 1], [0, 0, 0]]],
         Y=[1, 1], v=[0, 0, 1], z=[[1, 0, 0], [1, 1, 0]], name="D-DIAGINF")
+
+
+def d_a1viol() -> Dataset:
+    """D-A1VIOL: no W separates (Assumption 1 fails): sequence 2 repeats sequence 1 with y = −1, so opt swaps and
+    (x_opt − x_l) z ᵀ of the two sequences are A and −A. Assumption 2 holds (L = 2)."""
+    return Dataset.make(X=[[[1, 0, 1], [0, 0, 0]], [[1, 0, 1], [0, 0, 0]]], Y=[1, -1], v=[0, 0, 1],
+                        z=[[1, 1, 0], [1, 1, 0]], name="D-A1VIOL")
 
 
 def d_face() -> Dataset:
@@ -160,6 +170,7 @@ IRGF_DATASETS = {
     "D-TRAP": d_trap,
     "D-A2VIOL": d_a2viol,
     "D-DIAGINF": d_diaginf,
+    "D-A1VIOL": d_a1viol,
     "D-FACE": d_face,
     "D-A4": d_a4,
     "D-A4-SHIFT": d_a4_shift,
