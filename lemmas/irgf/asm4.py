@@ -40,7 +40,7 @@ def evaluate(data, prec: Precision) -> Outcome:
     return out
 
 
-def default_datasets():
+def default_datasets(seed: int = 0):
     return [d_a4(), random_a4_dataset(n=3, L=5, d=4, seed=1), random_a4_dataset(n=2, L=5, d=4, seed=3)]
 
 
