@@ -210,3 +210,11 @@ def test_in_regime_reads_a_trend_only_in_the_regime():
         decay = rules.decays(XS, power(2), expected=2)
         assert rules.in_regime(decay, True, "x").holds is True
         assert rules.in_regime(decay, False, "x").holds is None                    # a decay outside says nothing
+
+
+def test_face_point_resolution_on_both_sides():
+    with working_precision(30):
+        res = arb(rules.FACE_POINT_RESOLUTION.numerator) / rules.FACE_POINT_RESOLUTION.denominator
+        flat = lambda c: [c * arb(1) for _ in XS]  # noqa: E731 - a plateau at c
+        assert rules.decays(XS, flat(res / 2), zero=rules.FACE_POINT_RESOLUTION).holds is True  # 0 to the proposal
+        assert rules.decays(XS, flat(res * 2), zero=rules.FACE_POINT_RESOLUTION).holds is False  # a plateau above it

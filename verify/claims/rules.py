@@ -349,3 +349,11 @@ def correlates(value, threshold=GEN_SVM_CORRELATION) -> Decision:
     if v <= t:
         return Decision(False, name, f"corr = {_s(v)} ≤ {_f(threshold)}")
     return Decision(None, name, f"corr = {_s(v)}: undecided at the threshold")
+
+
+# ----- a point proposed by a float64 solve (irgf.aux.face: the face point the flow is conjectured to select) ------
+#: ``verify.kit.irgf.face_selection`` minimises a relative entropy over the ℓ1-SVM's optimal face with SLSQP in float64
+#: (ftol 1e-15): the proposal is accurate to ~1e-9 (D-FACE, where the closed form ω₀²/Σω₀² is known: 1e-12). A
+#: distance to it at or below this counts as 0 to what the proposal resolves (``decays(..., zero=...)``); above it a
+#: plateau is a plateau (the wrong point: the solver's vertex on D-FACE stays 1/2 away).
+FACE_POINT_RESOLUTION = Fraction(1, 10**7)

@@ -412,6 +412,45 @@ def face_distance(beta, res, dps: int):
     return distance_to_solution_set([arb(b.mid()) for b in beta], res, dps=dps)
 
 
+def face_selection(res, w2) -> list | None:
+    """The point of the ℓ1-SVM's optimal face F that the flow from init (5) is conjectured to select (spec,
+    irgf.aux.face, heuristic): argmin over F of Φ(β) = Σ_j |β_j| (ln(2|β_j|/ω₀,j²) − 1). On F, β = g ⊙ t with
+    g = Bλ* (exact), t ≥ 0 supported on J₁ = {|g_j| = 1}, Σt = p* and Bᵀβ ≥ 1 (complementary slackness), so Φ is a
+    strictly convex (relative-entropy) function of t on a polytope: solved in float64 (SLSQP from the centre of the
+    simplex) — a proposal accurate to ~1e-9, compared through ``rules.FACE_POINT_RESOLUTION``. Returns β as floats
+    (None when the SVM has no certified optimum or the solve fails)."""
+    import numpy as np
+    from scipy.optimize import minimize
+
+    if res.status != "optimal":
+        return None
+    g = [float(x) for x in l1_dual_vector(res)]
+    J = sorted(support_coordinates(res))
+    p = float(res.objective)
+    w = np.array([float(w2[j]) for j in J])
+    rows = np.array([[float(r[j]) * g[j] for j in J] for r in res.problem.rows])
+    if not J:
+        return None
+
+    def phi(t):
+        t = np.maximum(t, 1e-300)
+        return float(np.sum(t * (np.log(2 * t / w) - 1)))
+
+    def grad(t):
+        return np.log(2 * np.maximum(t, 1e-300) / w)
+
+    cons = [{"type": "eq", "fun": lambda t: np.sum(t) - p, "jac": lambda t: np.ones_like(t)},
+            {"type": "ineq", "fun": lambda t: rows @ t - 1, "jac": lambda t: rows}]
+    sol = minimize(phi, np.full(len(J), p / len(J)), jac=grad, constraints=cons, method="SLSQP",
+                   bounds=[(0, None)] * len(J), options={"ftol": 1e-15, "maxiter": 500})
+    if not sol.success:
+        return None
+    beta = [0.0] * len(g)
+    for k, j in enumerate(J):
+        beta[j] = g[j] * float(sol.x[k])
+    return beta
+
+
 def fitted_exponent(xs, ys) -> arb:
     """a in y ≈ C·x^a, least squares on (ln x, ln y) at the working precision (midpoints, positive
     values): a figure shown beside a rule's decision (the rules fit log10 floats)."""
