@@ -3,7 +3,7 @@ from fractions import Fraction
 
 from flint import arb, arb_mat
 
-from verify.data.irgf import IRGF_DATASETS, d_diaginf, d_face, d_seed0, d_trap
+from verify.data.irgf import IRGF_DATASETS, d_a2viol, d_diaginf, d_face, d_seed0, d_trap
 from verify.dynamics import radau_solver as rs
 from verify.dynamics.dual import DualDiagSystem, gbs_integrate, integrate_dual, newton_update
 from verify.dynamics.radau import tableau
@@ -125,3 +125,30 @@ def test_loss_rate_matches_a_central_difference_of_the_loss():
         plus = s.observe([a + h * b for a, b in zip(phi, pd)]).loss
         minus = s.observe([a - h * b for a, b in zip(phi, pd)]).loss
         assert rate < 0 and abs((plus - minus) / (2 * h) / rate - 1) < arb("1e-20")
+
+
+def test_softmax_state_accurate_when_a_non_optimal_token_dominates():
+    """D-A2VIOL, scores (1, 9/10, 0): with logits (0, 40, −5) (margins −40 and 5) token B carries all but ~e^−40 of
+    the attention; c_B = σ_B(γ_B − σᵀγ) with γ_B − σᵀγ = σ_A(γ_B − γ_A) + σ_C(γ_B − γ_C) ≈ −0.1e^−40 is computed from
+    the small σ's (relative to the largest logit), not as δ − gap_B (which cancels ~17 digits). Reference: the same
+    sums from exact exponentials in mpmath at 120 digits."""
+    import mpmath as mp
+
+
+
+    data = d_a2viol()
+    with working_precision(30):
+        s = DualDiagSystem(data, [1, 1, 1])
+        (_, s_opt, sig, delta, _, cc, _), = s.softmax_state([arb(-40), arb(5)])
+        got_B, got_C = cc
+    with mp.workdps(120):
+        lg = [mp.mpf(0), mp.mpf(40), mp.mpf(-5)]
+        g = [mp.mpf(1), mp.mpf("0.9"), mp.mpf(0)]
+        e = [mp.e ** x for x in lg]
+        Z = sum(e)
+        sg = [x / Z for x in e]
+        mean = sum(a * b for a, b in zip(sg, g))
+        want_B, want_C = sg[1] * (g[1] - mean), sg[2] * (g[2] - mean)
+    assert abs(float(mp.mpf(got_B.mid().str(40, radius=False)) / want_B) - 1) < 1e-25  # the midpoint to 25 digits
+    assert abs(float(mp.mpf(got_C.mid().str(40, radius=False)) / want_C) - 1) < 1e-25
+    assert got_B.rad() < abs(got_B.mid()) * 1e-30  # the ball, too: the old formula left it ~1e-22 relative

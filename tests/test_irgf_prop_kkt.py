@@ -52,3 +52,21 @@ def test_not_applicable_and_undefined_construction():
         assert any("irgf.hyp.diagsep" in h.name and not h.met for h in out.hypotheses)
         out = prop_kkt.evaluate(d_trap(), prec, omega0=["1/10"] * 3, target="5/2", check_hypotheses=False)
         assert out.decide() == "VIOLATED"  # µ(t) < 0: ln µ and λ undefined
+
+
+def test_short_range_is_inconclusive_not_a_stall():
+    """Issue 25: to ln(‖β‖₁/p*) = 3 (ln µ ≤ 3.17) the stationarity residual rises from 0.44 to 0.49 while β̂₄ settles
+    (−0.22 → −0.10; its limit is β*₄ = −0.0750, so by (31) ε·ln µ → |ln(2·0.0750)| = 1.897 — the default run reaches
+    1.896): the fit alone extrapolated a limit 0.47 and called it a stall. The drift of ln|β̂_j| on the support bounds
+    the limit only to [−0.13, 1.05]: undecided, INCONCLUSIVE — and on the same short range a genuinely wrong
+    multiplier (λ + 0.1 on the non-support pair (1,3), whose margin stays ≈ 4) is still a stall of δ: VIOLATED."""
+    with working_precision(20) as prec:
+        out = prop_kkt.evaluate(d_seed0(), prec, target="3")
+        assert out.decide() == "INCONCLUSIVE"
+        eps = _ev(out, "ε: fitted limit")
+        assert eps.decide() is None and "range too short" in eps.note
+        assert not any(e.decide() is False for e in out.evidence)
+        bad = prop_kkt.evaluate(d_seed0(), prec, target="3",
+                                lam_transform=lambda lam: lam[:1] + [lam[1] + arb("0.1")] + lam[2:])
+    assert bad.decide() == "VIOLATED"
+    assert _ev(bad, "δ: fitted limit").decide() is False

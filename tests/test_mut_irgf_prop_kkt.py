@@ -26,7 +26,7 @@ def test_items_are_the_kit_items_on_the_window():
         rows = kkt.rows(traj.system, win, J1)
         tol = prec.tolerance
         want = [kkt.identity31(traj.system, win, tol), kkt.dual_feasible(rows, tol), kkt.primal_feasible(rows, tol),
-                *kkt.trend("(C1) stationarity", "ε", rows, [r.eps for r in rows], tol),
+                *kkt.trend("(C1) stationarity", "ε", rows, [r.eps for r in rows], tol, kkt.support_drift(rows, J1)),
                 *kkt.trend("(C3) complementary slackness", "δ", rows, [r.delta for r in rows], tol),
                 kkt.off_support(rows, irgf.expected_rate(res), tol), kkt.duality_gap(rows, tol)]
     got = out.evidence[:len(want)]

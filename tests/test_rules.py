@@ -97,6 +97,25 @@ def test_extrapolates_to_zero_on_both_sides():
         assert rules.extrapolates_to_zero(xs, mid2, tol).holds is None
 
 
+def test_extrapolates_to_zero_with_a_drifting_numerator_on_both_sides():
+    with working_precision(30):
+        xs = [1 / arb(k) for k in (5, 6, 8, 10)]  # 1/ln µ
+        tol = arb(10) ** -25
+        stalled = [arb("0.3") + x / 100 for x in xs]  # h = y·ln µ = 0.3·ln µ + 0.01: from the ends a = 1.5/5 = 0.3
+        # drift 0.05: a ≥ (1.5 − 0.05)/5 = 0.29 > ½·0.301 — still a stall; drift 1: a ≥ 0.1 < 0.1505 — not read
+        assert rules.extrapolates_to_zero(xs, stalled, tol, drift=Fraction(1, 20)).holds is False
+        assert rules.extrapolates_to_zero(xs, stalled, tol, drift=1).holds is None
+        # a pre-asymptotic rise of the numerator c (h = c, y = c/ln µ with c = 1, 1.5, 2.2, 2.6): the fit alone calls
+        # it a stall; a drift of c as large as its rise (1.6) leaves it undecided, never VIOLATED
+        rising = [arb(c) * x for c, x in zip(("1", "1.5", "2.2", "2.6"), xs)]
+        assert rules.extrapolates_to_zero(xs, rising, tol).holds is False
+        assert rules.extrapolates_to_zero(xs, rising, tol, drift=Fraction(8, 5)).holds is None
+        # a decay (a = 0, h = 2 constant): read with a small drift (a ≤ (0 + 0.1)/5 = 0.02 ≤ ¼·0.2), not with a
+        # drift that could hide a limit (a ≤ (0 + 1)/5 = 0.2 > 0.05)
+        assert rules.extrapolates_to_zero(xs, [2 * x for x in xs], tol, drift=Fraction(1, 10)).holds is True
+        assert rules.extrapolates_to_zero(xs, [2 * x for x in xs], tol, drift=1).holds is None
+
+
 def test_witness_is_the_smallest_radius_from_which_it_holds_everywhere_deeper():
     radii = [1, 2, 5, 10, 20]
     ok = {1: True, 2: False, 5: True, 10: True, 20: True}
@@ -205,3 +224,11 @@ def test_matches_derived_on_both_sides_of_its_thresholds():
         assert rules.matches_derived(Fraction(639, 1000), 1).holds is False              # κ against 1: 36 % off
         assert rules.matches_derived(arb("1.0") + arb("0", "0.5"), 1).holds is None       # a wide ball: undecided
         assert rules.matches_derived(1, 0).holds is None
+
+
+def test_face_point_resolution_on_both_sides():
+    with working_precision(30):
+        res = arb(rules.FACE_POINT_RESOLUTION.numerator) / rules.FACE_POINT_RESOLUTION.denominator
+        flat = lambda c: [c * arb(1) for _ in XS]  # noqa: E731 - a plateau at c
+        assert rules.decays(XS, flat(res / 2), zero=rules.FACE_POINT_RESOLUTION).holds is True  # 0 to the proposal
+        assert rules.decays(XS, flat(res * 2), zero=rules.FACE_POINT_RESOLUTION).holds is False  # a plateau above it

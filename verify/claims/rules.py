@@ -184,9 +184,17 @@ def vanishes(value, reference=1, stuck_confirmed: bool = True) -> Decision:
     return Decision(None, name, f"ratio {_s(r)}: range too short to decide")
 
 
-def extrapolates_to_zero(xs, ys, tol) -> Decision:
+def extrapolates_to_zero(xs, ys, tol, drift=None) -> Decision:
     """y ≈ a + c·x as x → 0 (x = 1/ln µ): holds when y decreases over the window and the
-    extrapolated limit a ≤ max(LIMIT_FRACTION·y_end, tol); fails (stalled) when a > STALLED_LIMIT_FRACTION·y_end."""
+    extrapolated limit a ≤ max(LIMIT_FRACTION·y_end, tol); fails (stalled) when a > STALLED_LIMIT_FRACTION·y_end.
+
+    ``drift`` (≥ 0, optional): how much the residual's numerator h = y/x (= y·ln µ, the c of the model) can move
+    over the window before the regime where c is constant — supplied by the caller from what c converges with
+    (irgf's stationarity: c_j ≈ |ln(2|β̂_j|/ω₀,j²)| by (31), so the drift of ln|β̂_j| on the support). Then h_end −
+    h_start = a·(1/x_end − 1/x_start) + Δc with |Δc| ≤ drift bounds a from the window's ends, and each side is read
+    only when that bound agrees with it: a stall needs (Δh − drift)/Δ(1/x) > STALLED_LIMIT_FRACTION·y_end as well
+    (a pre-asymptotic rise of c — the direction still settling — is no stall), a decay (Δh + drift)/Δ(1/x) ≤
+    max(LIMIT_FRACTION·y_end, tol) as well. None: the fit alone (no drift is known)."""
     name = f"extrapolates to 0 (limit ≤ {_f(LIMIT_FRACTION)} of the last value)"
     pts = [(float(_arb(x).mid()), float(_arb(y).mid())) for x, y in zip(xs, ys)]
     fit = line_fit(pts)
@@ -195,9 +203,20 @@ def extrapolates_to_zero(xs, ys, tol) -> Decision:
     a = fit[0]
     end, start = _arb(ys[-1]), _arb(ys[0])
     detail = f"extrapolated limit a = {a:.4g} (last value {_s(end)})"
-    if a > float(STALLED_LIMIT_FRACTION) * float(end.mid()):
+    lower = upper = a
+    if drift is not None:
+        (x0, y0), (x1, y1) = pts[0], pts[-1]
+        span = 1 / x1 - 1 / x0
+        if not span > 0:
+            return Decision(None, name, detail + ": no span in 1/x to bound the limit by")
+        grown, d = y1 / x1 - y0 / x0, float(_arb(drift).mid())
+        lower, upper = (grown - d) / span, (grown + d) / span
+        detail += f"; from the ends, with the numerator's drift {d:.4g}: a ∈ [{lower:.4g}, {upper:.4g}]"
+    stall_at = float(STALLED_LIMIT_FRACTION) * float(end.mid())
+    if a > stall_at and lower > stall_at:
         return Decision(False, name, detail + ": stalled")
-    if end < start and a <= max(float(LIMIT_FRACTION) * float(end.mid()), float(_arb(tol).mid())):
+    limit_at = max(float(LIMIT_FRACTION) * float(end.mid()), float(_arb(tol).mid()))
+    if end < start and a <= limit_at and upper <= limit_at:
         return Decision(True, name, detail)
     return Decision(None, name, detail + ": range too short to decide")
 
@@ -359,3 +378,11 @@ def matches_derived(value, derived) -> Decision:
     if rel >= _arb(RATE_DISAGREEMENT):
         return Decision(False, name, detail + f" ≥ {_f(RATE_DISAGREEMENT)}: not the derived rate")
     return Decision(None, name, detail + ": between the agreement and disagreement thresholds (range too short)")
+
+
+# ----- a point proposed by a float64 solve (irgf.aux.face: the face point the flow is conjectured to select) ------
+#: ``verify.kit.irgf.face_selection`` minimises a relative entropy over the ℓ1-SVM's optimal face with SLSQP in float64
+#: (ftol 1e-15): the proposal is accurate to ~1e-9 (D-FACE, where the closed form ω₀²/Σω₀² is known: 1e-12). A
+#: distance to it at or below this counts as 0 to what the proposal resolves (``decays(..., zero=...)``); above it a
+#: plateau is a plateau (the wrong point: the solver's vertex on D-FACE stays 1/2 away).
+FACE_POINT_RESOLUTION = Fraction(1, 10**7)

@@ -34,6 +34,8 @@ EXAMPLES = {
     "irgf-D-DIAGINF": (irgf.d_diaginf, "irgf D-DIAGINF: Assumptions 1-3 hold, the l1-SVM is infeasible"),
     "irgf-D-FACE": (irgf.d_face, "irgf D-FACE: n = 1, L = 2; the l1-SVM has an optimal face"),
     "irgf-D-A4": (irgf.d_a4, "irgf D-A4: Assumptions 2-4 with general weights"),
+    "irgf-D-A1VIOL": (irgf.d_a1viol, "irgf D-A1VIOL: Assumption 1 violated (opposite labels, constraints A and -A)"),
+    "irgf-D-FACE3": (irgf.d_face3, "irgf D-FACE3: an optimal face where the flow's point is not the omega0-weighted one"),
 }
 
 

@@ -17,7 +17,15 @@ the scores γ_il = y_i vᵀx_il matter (softmax is shift-invariant).
 * ``D-DIAGINF`` Assumptions 1, 2 (and 3) hold but the ℓ1-SVM is infeasible: B₁ = (1,0,0) = −B₂,
   ∇_βℒ(0) = 0 exactly (the hidden hypothesis ``irgf.hyp.diagsep`` fails).
 * ``D-FACE``   n = 1, L = 2, B = (1,1,0): the optimal face {β ≥ 0, β₁ + β₂ = 1, β₃ = 0}.
+* ``D-FACE2``  n = 1, L = 2, B = (1, −1, 1/2, 0) (built here for irgf.aux.face): the optimal face {β₁ ≥ 0 ≥ β₂,
+  β₁ − β₂ = 1, β₃ = β₄ = 0} and an off-face coordinate (β₃) that decays like µ^{−1/2} (reduced cost κ = 1/2).
+* ``D-FACE3``  n = 2, L = 2, B₁ = (1, 1, 0), B₂ = (1, 2, 0) (built here): the optimal face {β ≥ 0, β₁ + β₂ = 1,
+  β₃ = 0} again, but sequence 2's constraint — active only at the vertex (1, 0, 0) — takes dual mass early on
+  (φ₂(∞) > 0), so the flow's point on the face is not the ω₀-weighted one: β̂₂/β̂₁ → (ω₀,2²/ω₀,1²)·e^{φ₂(∞)}.
 * ``D-A4``     Assumptions 2–4 (general weights, Theorem 5.1), d = d_e = 3, c = 1/6.
+* ``D-A1VIOL`` Assumption 1 violated (built here; the spec has none): two sequences with the same tokens and query
+  and opposite labels, so their optimal tokens swap and the constraint matrices are A and −A — no W separates
+  (Farkas λ = (1/2, 1/2)).
 * ``D-A4-SHIFT`` D-A4 with one non-optimal token shifted by 0.5·e₃: Assumption 4(iii) fails (2 and 3 hold).
 * ``random_a4_dataset`` seeded exact data meeting Assumptions 2 and 4 (rational orthogonal bases, Cayley).
 
@@ -76,9 +84,28 @@ def d_diaginf() -> Dataset:
         Y=[1, 1], v=[0, 0, 1], z=[[1, 0, 0], [1, 1, 0]], name="D-DIAGINF")
 
 
+def d_a1viol() -> Dataset:
+    """D-A1VIOL: no W separates (Assumption 1 fails): sequence 2 repeats sequence 1 with y = −1, so opt swaps and
+    (x_opt − x_l) z ᵀ of the two sequences are A and −A. Assumption 2 holds (L = 2)."""
+    return Dataset.make(X=[[[1, 0, 1], [0, 0, 0]], [[1, 0, 1], [0, 0, 0]]], Y=[1, -1], v=[0, 0, 1],
+                        z=[[1, 1, 0], [1, 1, 0]], name="D-A1VIOL")
+
+
 def d_face() -> Dataset:
     """D-FACE: n = 1, L = 2, B = (1,1,0): a non-unique ℓ1-SVM solution (an optimal face)."""
     return Dataset.make(X=[[[1, 1, 1], [0, 0, 0]]], Y=[1], v=[0, 0, 1], z=[[1, 1, 0]], name="D-FACE")
+
+
+def d_face2() -> Dataset:
+    """D-FACE2: n = 1, L = 2, B = (1, −1, 1/2, 0): a segment of ℓ1-SVM solutions and one coordinate off the face."""
+    return Dataset.make(X=[[[1, -1, "1/2", 1], [0, 0, 0, 0]]], Y=[1], v=[0, 0, 0, 1], z=[[1, 1, 1, 0]], name="D-FACE2")
+
+
+def d_face3() -> Dataset:
+    """D-FACE3: B₁ = (1, 1, 0), B₂ = (1, 2, 0): the face of D-FACE, with a second constraint that touches it only at
+    a vertex (irgf.aux.face's counterexample to the spec's face-selection heuristic)."""
+    return Dataset.make(X=[[[1, 1, 1], [0, 0, 0]], [[1, 2, 1], [0, 0, 0]]], Y=[1, 1], v=[0, 0, 1],
+                        z=[[1, 1, 0], [1, 1, 0]], name="D-FACE3")
 
 
 def d_a4(v=(3, 4, 0)) -> Dataset:
@@ -160,7 +187,10 @@ IRGF_DATASETS = {
     "D-TRAP": d_trap,
     "D-A2VIOL": d_a2viol,
     "D-DIAGINF": d_diaginf,
+    "D-A1VIOL": d_a1viol,
     "D-FACE": d_face,
+    "D-FACE2": d_face2,
+    "D-FACE3": d_face3,
     "D-A4": d_a4,
     "D-A4-SHIFT": d_a4_shift,
 }

@@ -227,9 +227,18 @@ class DualDiagSystem:
             Zs = sum(e, e_opt)
             s_opt = e_opt / Zs
             s = [x / Zs for x in e]
-            delta = sum((sk * g for sk, g in zip(s, gaps)), arb(0))
+            # c_k = σ_k (γ_k − σᵀγ) = σ_k (δ − gap_k), with σᵀγ written relative to the token r of the largest logit:
+            # δ = gap_r + Σ_{j≠r} σ_j (gap_j − gap_r) (gap_opt = 0), so when a non-optimal token carries almost all
+            # the attention no term cancels (δ − gap_r is a sum of small σ_j's, never σ_r·gap_r − gap_r)
+            r = max(range(len(logits)), key=lambda a: logits[a].mid()) if logits else None
+            if r is None or not logits[r].mid() > 0:  # the optimal token has the largest logit: gap_opt = 0
+                delta = sum((sk * g for sk, g in zip(s, gaps)), arb(0))
+                cc = [sk * (delta - g) for sk, g in zip(s, gaps)]
+            else:
+                rest = -s_opt * gaps[r] + sum((s[b] * (gaps[b] - gaps[r]) for b in range(len(s)) if b != r), arb(0))
+                delta = gaps[r] + rest
+                cc = [sk * (rest if a == r else (gaps[r] - g) + rest) for a, (sk, g) in enumerate(zip(s, gaps))]
             Phi = gopt - delta
-            cc = [sk * (delta - g) for sk, g in zip(s, gaps)]
             out.append((ks, s_opt, s, delta, Phi, cc, gopt))
         return out
 

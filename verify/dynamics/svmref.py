@@ -36,7 +36,9 @@ def _to_arb(x) -> arb:
     return arb(str(x))  # decimal string, mpf
 
 
-def _beta_dataset(data: Dataset) -> Dataset:
+def beta_dataset(data: Dataset) -> Dataset:
+    """The diagonal W = Diag(β) trained directly as the prompt model: keys z_i ⊙ x_il (logits βᵀ(z_i ⊙ x_il)), the
+    scores unchanged (values X, head v) — so its gradient flow is β̇ = −∇_βℒ and its "p" SVM the diagonal ℓ2-SVM."""
     Z = data.queries()
     K = [[[a * b for a, b in zip(x, z)] for x in seq] for seq, z in zip(data.X, Z)]
     return Dataset(data.X, data.Y, data.v, tuple(tuple(tuple(r) for r in seq) for seq in K), data.z, data.u, data.name)
@@ -51,7 +53,7 @@ def svm_direction(data: Dataset, kind: str, select="opt", dps: int = 60):
     key = (id(data), data.name, kind, tuple(select) if not isinstance(select, str) else select, dps)
     if key in _CACHE:
         return _CACHE[key][0]
-    ds, k = (_beta_dataset(data), "p") if kind == "beta" else (data, kind)
+    ds, k = (beta_dataset(data), "p") if kind == "beta" else (data, kind)
     sel = select if isinstance(select, str) else tuple(select)
     try:  # uniqueness is not needed for a reference direction
         res = solve_svm(ds, k, select=sel, dps=max(15, min(dps, 10000)), check_unique=False)

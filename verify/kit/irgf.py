@@ -102,7 +102,8 @@ def assumption2(data: Dataset) -> tuple[bool, str]:
             bad.append(i)
     if bad:
         i = bad[0]
-        return False, f"sequence {i} has scores {[str(x) for x in data.scores[i]]} (non-optimal scores differ or tie)"
+        return False, (f"sequence {i + 1} (1-indexed) has scores {[str(x) for x in data.scores[i]]} (non-optimal scores "
+                       "differ or the optimum ties)")
     return True, "non-optimal scores equal in every sequence (exact)"
 
 
@@ -134,7 +135,7 @@ def assumption4(data: Dataset) -> tuple[bool, str, dict | None]:
             bad_iii = f"L = {T} is even: the {T - 1} non-optimal tokens cannot be paired"
             break
         if nx == 0:
-            bad_iii = f"sequence {i}: x_opt = 0"
+            bad_iii = f"sequence {i + 1}: x_opt = 0"
             break
         got = []
         while rest and bad_iii is None:
@@ -143,28 +144,32 @@ def assumption4(data: Dataset) -> tuple[bool, str, dict | None]:
             want = [2 * c * p - q for p, q in zip(xo[i], seq[a])]
             b = next((t for t in rest if list(seq[t]) == want), None)
             if b is None:
-                bad_iii = f"sequence {i}: token {a} has no partner 2c·x_opt − x_{a} (c = {_short(c)}) among the others"
+                bad_iii = (f"sequence {i + 1}: token {a + 1} has no partner 2c·x_opt − x_{a + 1} (c = {_short(c)}) among "
+                           "the others")
             elif not -1 <= c < 1:
-                bad_iii = f"sequence {i}: pair ({a}, {b}) has c = {c} ∉ [−1, 1)"
+                bad_iii = f"sequence {i + 1}: pair ({a + 1}, {b + 1}) has c = {c} ∉ [−1, 1)"
             else:
                 rest.remove(b)
                 got.append((a, b, c))
         if bad_iii is not None:
             break
         pairs.append(got)
+    why = {"i": f"(i) fails for sequences {bad_i[0][0] + 1} and {bad_i[0][1] + 1}" if bad_i else "",
+           "ii": f"(ii) fails for sequence {bad_ii[0] + 1} (z not parallel to x_opt)" if bad_ii else "",
+           "iii": f"(iii) fails: {bad_iii}" if bad_iii else ""}
     info = {"opt": opt, "xo": xo, "z": Z, "ok_i": not bad_i, "ok_ii": not bad_ii,
-            "pairs": pairs if bad_iii is None else None}
-    fails = ([f"(i) fails for sequences {bad_i[0]}"] if bad_i else []) + \
-            ([f"(ii) fails for sequence {bad_ii[0]} (z not parallel to x_opt)"] if bad_ii else []) + \
-            ([f"(iii) fails: {bad_iii}"] if bad_iii else [])
+            "pairs": pairs if bad_iii is None else None, "why": why}
+    fails = [w for w in why.values() if w]
     if fails:
-        return False, "; ".join(fails) + " (exact)", info
-    cs = "; ".join(f"seq {i}: " + ", ".join(f"({a},{b}) c = {c}" for a, b, c in p) for i, p in enumerate(pairs))
-    return True, f"(i)–(iii) hold exactly; pairs {cs}", info
+        return False, "; ".join(fails) + " (exact; sequences and tokens 1-indexed)", info
+    cs = "; ".join(f"seq {i + 1}: " + ", ".join(f"({a + 1},{b + 1}) c = {c}" for a, b, c in p) for i, p in enumerate(pairs))
+    return True, f"(i)–(iii) hold exactly; pairs (1-indexed) {cs}", info
 
 
-def initial_loss_and_bound(data: Dataset):
-    """(ℒ(θ(0)), bound of Assumption 3) as arb balls; β(0) = 0 under init (5). Needs Assumption 2."""
+def initial_loss_and_bounds(data: Dataset):
+    """(ℒ(θ(0)), [b_j]) as arb balls, b_j = (1/n)[e^{−γ_j,nopt} + Σ_{i≠j} e^{−γ_i,opt}] the bound of Assumption 3 for
+    sequence j; β(0) = 0 under init (5), so attention is uniform and ℒ(θ(0)) = (1/n) Σ_i e^{−mean_l γ_il}. Needs
+    Assumption 2 (γ_nopt)."""
     n, T = data.n, data.T
     L0 = arb(0)
     gopt, gnopt = [], []
@@ -176,9 +181,13 @@ def initial_loss_and_bound(data: Dataset):
     L0 /= n
     eo = [(-to_arb(x)).exp() for x in gopt]
     total = sum(eo, arb(0))
-    bounds = [((-to_arb(gnopt[j])).exp() + total - eo[j]) / n for j in range(n)]
-    bound = min(bounds, key=lambda b: b.mid())
-    return L0, bound
+    return L0, [((-to_arb(gnopt[j])).exp() + total - eo[j]) / n for j in range(n)]
+
+
+def initial_loss_and_bound(data: Dataset):
+    """(ℒ(θ(0)), bound of Assumption 3 = min_j b_j) as arb balls (``initial_loss_and_bounds``)."""
+    L0, bounds = initial_loss_and_bounds(data)
+    return L0, min(bounds, key=lambda b: b.mid())
 
 
 def assumption3(data: Dataset) -> tuple[bool | None, str]:
@@ -270,6 +279,27 @@ def assumption1(data: Dataset, diag_feasible: bool | None = None, dps: int = 60)
     if h.met is False:
         return False, "no W* separates: verified Farkas certificate for the full-W constraints", res
     return None, h.detail, res
+
+
+def separator_items(res, exists: str, witness: str) -> list | None:
+    """The exact items deciding "a separator exists" from an SVM result (``l1_svm`` or ``w_svm``): feasible — the
+    minimum margin of the exact solution (``witness``) ≥ 1; infeasible — ``exists`` refuted, with the verified Farkas
+    certificate's two exact items (λ ≥ 0, Σλ = 1: ‖Σλ_il a_il‖_∞ = 0 and Σλ_il·1 > 0, so 0 = Σλ_il a_ilᵀW ≥ Σλ_il > 0
+    for every W). None when neither answer is certified (the caller requires it)."""
+    if svm_feasible(res, exists).met is True:
+        p = res.objective
+        shown = str(p) if isinstance(p, Fraction) and p.denominator < 10**6 else _short(p)
+        return [Evidence(f"min_il margin of {witness} (exact)", min_margin(res), ">=", 1,
+                         note=f"optimal norm {shown}; solution ({', '.join(_short(Fraction(x)) for x in res.solution)})")]
+    far = res.farkas
+    if res.status != "infeasible" or far is None or not far.passed:
+        return None
+    rows = ", ".join(f"({i + 1},{t + 1})" for i, t in far.rows)
+    return [Evidence(exists, False, "==", True,
+                     note=f"refuted by the exact Farkas certificate (verified) on the pairs (i, l) = {rows} (1-indexed)"),
+            Evidence("Farkas certificate: ‖Σ λ_il a_il‖_∞ (exact)", far.residual, "==", 0,
+                     note=f"λ = {[str(x) for x in far.lam]} ≥ 0, Σλ = 1"),
+            Evidence("Farkas certificate: Σ λ_il · 1 (exact)", far.rhs, ">", 0)]
 
 
 def check_hypotheses(data: Dataset, needs, omega0=None, dps: int = 60):
@@ -392,6 +422,45 @@ def face_distance(beta, res, dps: int):
     if all(b.mid() == 0 for b in beta):
         return None
     return distance_to_solution_set([arb(b.mid()) for b in beta], res, dps=dps)
+
+
+def face_selection(res, w2) -> list | None:
+    """The point of the ℓ1-SVM's optimal face F that the flow from init (5) is conjectured to select (spec,
+    irgf.aux.face, heuristic): argmin over F of Φ(β) = Σ_j |β_j| (ln(2|β_j|/ω₀,j²) − 1). On F, β = g ⊙ t with
+    g = Bλ* (exact), t ≥ 0 supported on J₁ = {|g_j| = 1}, Σt = p* and Bᵀβ ≥ 1 (complementary slackness), so Φ is a
+    strictly convex (relative-entropy) function of t on a polytope: solved in float64 (SLSQP from the centre of the
+    simplex) — a proposal accurate to ~1e-9, compared through ``rules.FACE_POINT_RESOLUTION``. Returns β as floats
+    (None when the SVM has no certified optimum or the solve fails)."""
+    import numpy as np
+    from scipy.optimize import minimize
+
+    if res.status != "optimal":
+        return None
+    g = [float(x) for x in l1_dual_vector(res)]
+    J = sorted(support_coordinates(res))
+    p = float(res.objective)
+    w = np.array([float(w2[j]) for j in J])
+    rows = np.array([[float(r[j]) * g[j] for j in J] for r in res.problem.rows])
+    if not J:
+        return None
+
+    def phi(t):
+        t = np.maximum(t, 1e-300)
+        return float(np.sum(t * (np.log(2 * t / w) - 1)))
+
+    def grad(t):
+        return np.log(2 * np.maximum(t, 1e-300) / w)
+
+    cons = [{"type": "eq", "fun": lambda t: np.sum(t) - p, "jac": lambda t: np.ones_like(t)},
+            {"type": "ineq", "fun": lambda t: rows @ t - 1, "jac": lambda t: rows}]
+    sol = minimize(phi, np.full(len(J), p / len(J)), jac=grad, constraints=cons, method="SLSQP",
+                   bounds=[(0, None)] * len(J), options={"ftol": 1e-15, "maxiter": 500})
+    if not sol.success:
+        return None
+    beta = [0.0] * len(g)
+    for k, j in enumerate(J):
+        beta[j] = g[j] * float(sol.x[k])
+    return beta
 
 
 def fitted_exponent(xs, ys) -> arb:

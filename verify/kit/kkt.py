@@ -11,7 +11,9 @@ multipliers (λ/‖Bλ‖_∞ is dual feasible).
 Pointwise identities — (31) and the minimum margin 1 of β̂ — hold at every φ and are certified at
 each record (Tallies). Everything else depends on the integrated φ (no rigorous error bound):
 ``enclosed=False``, and the trends are decided by rules: ε, δ ≈ a + c/ln µ by
-``rules.extrapolates_to_zero`` (rates ~1/ln µ: a fixed small tolerance would be wrong), ε′ like
+``rules.extrapolates_to_zero`` (rates ~1/ln µ: a fixed small tolerance would be wrong; read only where the
+window's ends confirm the fit given how far ε's numerator can still drift while the direction settles:
+``support_drift``), ε′ like
 µ^{−κ} by ``rules.decays`` with the DERIVED κ.
 """
 from __future__ import annotations
@@ -106,19 +108,35 @@ def primal_feasible(rows, tol) -> Evidence:
     return tally.evidence("β̂ has minimum margin exactly 1 once µ > 0")
 
 
-def trend(name: str, short: str, rows, values, tol) -> list:
+def trend(name: str, short: str, rows, values, tol, drift=None) -> list:
     """A residual that decays like a + c/ln µ: ``rules.extrapolates_to_zero`` against 1/ln µ over the
-    window (or, identically ≤ tol, a residual Tally), and (shown) its value × ln µ at the end."""
+    window (or, identically ≤ tol, a residual Tally), and (shown) its value × ln µ at the end. ``drift``: how far
+    its numerator c can move over the window while the direction settles (``support_drift``; None: the fit alone)."""
     if all(abs(v) <= tol for v in values):
         tally = Tally(f"{name}: {short} at each window record (identically 0)", "<=", tol, residual=True)
         tally.extend(values, lambda k: f"s = {rows[k].s}")
         return [tally.evidence(enclosed=False)]
     xs = [1 / row.ln_mu for row in rows]
     return [ruled(f"{short}: fitted limit a of {short} ≈ a + c/ln µ → 0 ({name}; value: {short} at the last record)",
-                  values[-1], rules.extrapolates_to_zero(xs, values, tol),
+                  values[-1], rules.extrapolates_to_zero(xs, values, tol, drift),
                   note=f"window ln µ ∈ [{rows[0].ln_mu.str(4, radius=False)}, {rows[-1].ln_mu.str(4, radius=False)}], "
                        f"{short} = {values[0].str(5, radius=False)} at its start"),
             Evidence(f"{short}·ln µ at the last record", values[-1] * rows[-1].ln_mu)]
+
+
+def support_drift(rows, J1):
+    """How far the stationarity residual's numerator ε·ln µ can move over the window without a limit ε → a > 0:
+    by (31), (Bλ)_j·ln µ − ln µ = asinh(C_jµ/2) − ln µ = ln C_j + O((C_jµ)^−2) with C_j = 2β̂_j/ω₀,j² on the
+    support J₁, so while β̂(t) settles c_j ≈ |ln C_j| moves by |Δ ln|β̂_j||. The largest over J₁ between the window's
+    first and last records (∞ if some β̂_j is 0 there: ln undefined, nothing can be bounded)."""
+    first, last = rows[0].point, rows[-1].point
+    out = 0.0
+    for j in J1:
+        b0, b1 = first.beta[j] / first.mu, last.beta[j] / last.mu
+        if not (abs(b0) > 0 and abs(b1) > 0):
+            return float("inf")
+        out = max(out, abs(float((abs(b1).log() - abs(b0).log()).mid())))
+    return out
 
 
 def off_support(rows, kappa, tol) -> Evidence:
