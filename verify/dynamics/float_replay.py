@@ -79,3 +79,44 @@ def replay(feats, scores, theta0, *, method: str, eta, eps, steps: int, loss: st
             if on_step is not None:
                 on_step(k)
     return out
+
+
+def joint_gradient(X: np.ndarray, K: np.ndarray, Y: np.ndarray, v: np.ndarray, p: np.ndarray, loss: str):
+    """(∇_v L, ∇_p L) of the joint model f_i = vᵀX_iᵀ softmax(K_i p) (mmts Sec. 3; the authors' ``PromptAttn`` with
+    trainable ``w`` = v and ``prompt`` = p) in the arrays' dtype, by the chain rule autograd applies."""
+    z = np.einsum("ntd,d->nt", K, p)
+    z = z - z.max(axis=1, keepdims=True)
+    e = np.exp(z)
+    s = e / e.sum(axis=1, keepdims=True)
+    r = np.einsum("ntd,nt->nd", X, s)           # X_iᵀ s_i
+    f = r @ v
+    w = _loss_slope(loss, Y * f) * Y / X.dtype.type(X.shape[0])
+    gv = np.einsum("n,nd->d", w, r)
+    xv = np.einsum("ntd,d->nt", X, v)
+    dz = w[:, None] * (s * (xv - (s * xv).sum(axis=1, keepdims=True)))
+    gp = np.einsum("ntd,nt->d", K, dz)
+    return gv, gp
+
+
+def replay_joint(X, K, Y, v0, p0, *, eta, eps_v, eps_p, steps: int, loss: str, dtype: str) -> np.ndarray:
+    """The authors' joint (v, p) normalised GD (MaxMarginTokenSelection/joint_training.ipynb: both gradients normalised
+    separately, ``grad /= (grad.norm() + ε)`` with ε_v and ε_p, then one SGD step η on both) in ``dtype``: the iterates
+    (v, p) stacked, (steps + 1) × (d + d_k)."""
+    if dtype not in DTYPES:
+        raise UsageError(f"unknown baseline {dtype!r}; choose float32 or float64")
+    ft = DTYPES[dtype]
+    Xa = np.array([[[_real(x) for x in row] for row in seq] for seq in X], dtype=ft)
+    Ka = np.array([[[_real(x) for x in row] for row in seq] for seq in K], dtype=ft)
+    Ya = np.array([_real(y) for y in Y], dtype=ft)
+    v = np.array([_real(x) for x in v0], dtype=ft)
+    p = np.array([_real(x) for x in p0], dtype=ft)
+    step, gv_eps, gp_eps = ft(_real(eta)), ft(_real(eps_v)), ft(_real(eps_p))
+    out = np.empty((steps + 1, v.size + p.size), dtype=ft)
+    out[0] = np.concatenate([v, p])
+    with np.errstate(all="ignore"):
+        for k in range(1, steps + 1):
+            gv, gp = joint_gradient(Xa, Ka, Ya, v, p, loss)
+            p = p - step * (gp / (np.sqrt(np.sum(gp * gp)) + gp_eps))
+            v = v - step * (gv / (np.sqrt(np.sum(gv * gv)) + gv_eps))
+            out[k] = np.concatenate([v, p])
+    return out

@@ -4,7 +4,9 @@ Sources (read in github:ucr-optml/max_margin_attention, MaxMarginTokenSelection/
 (Fig. 1(a)/(b): ``g_converge`` True/False, six starts p(0) = (0, y, 0), normalised GD with lr 0.1 and
 ``grad /= (grad.norm() + 0.000000001)``, 1000 iterations, the first 200 plotted), ``multi_input_converge.ipynb``
 (Fig. 1(c) and Fig. 4: n = 3, T = 7, six starts p(0) = (x, 0, 0), normalised GD lr 0.1 with ε = 1e-12, and plain GD
-lr 1 from p(0) = 0), ``diff_loss_function.ipynb`` (Fig. 5: C ∈ {1, …, 10, 100}, losses −x and logistic, p(0) = 0,
+lr 1 from p(0) = 0), ``joint_training.ipynb`` (Fig. 3: v and p trained together from v(0) = (−1, 0), p(0) = (0, −1),
+each gradient normalised separately with ε_v = 1e-9 and ε_p = 1e-19, one SGD step lr 0.1 on both, keys = tokens
+(W = I)), ``diff_loss_function.ipynb`` (Fig. 5: C ∈ {1, …, 10, 100}, losses −x and logistic, p(0) = 0,
 normalised GD lr 0.1, ε = 1e-9). Key and query weights diag(1, 1, 0), so the features are the keys (x₁, x₂, 0) and
 only p₁, p₂ move (the datasets carry the keys K). The Fig. 8 substitute (spec §5.6; the paper's data are not in the
 repository) runs normalised GD as the authors' other notebooks do.
@@ -35,7 +37,7 @@ class Experiment:
     figure: str
     title: str
     method: str       # "ngd" (ψ ← ψ − η∇L/(‖∇L‖ + ε)) or "gd" (ψ ← ψ − η∇L)
-    param: str        # the trained parameterisation ("p": the prompt/query vector)
+    param: str        # the trained parameters: "p" (the prompt/query vector) or "vp" (head v and p jointly)
     eta: str          # exact
     eps: str          # exact; "0" for gd
     steps: int        # the authors' iteration count
@@ -43,6 +45,7 @@ class Experiment:
     runs: object      # () -> tuple[Run, ...]
     source: str       # where the authors' code is
     shows: str        # what the paper's figure shows
+    eps_p: str | None = None  # joint (v, p) runs: p's ε (``eps`` is then v's)
 
     def run_list(self) -> tuple:
         return self.runs()
@@ -57,6 +60,7 @@ STARTS_1AB = _starts([(0, 1, 0), (0, "0.5", 0), (0, 0, 0), (0, "-0.5", 0), (0, -
 STARTS_1C = _starts([(1, 0, 0), ("0.5", 0, 0), (0, 0, 0), ("-0.5", 0, 0), (-1, 0, 0), ("-1.5", 0, 0)])
 FIG5_C = (1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 100)
 ZERO3 = (Fraction(0),) * 3
+_FIG3_START = (Fraction(-1), Fraction(0), Fraction(0), Fraction(-1))   # (v(0), p(0)) stacked
 
 
 def _label(p) -> str:
@@ -90,6 +94,16 @@ EXPERIMENTS = {e.id: e for e in (
                "ngd", "p", "1/10", "1e-12", 1000, 200, _runs_for(M.mmts_fig1c, STARTS_1C),
                NOTEBOOK + "multi_input_converge.ipynb (normalized GD)",
                "six normalised-GD paths approach p^mm (Theorem 2 under Assumption B)"),
+    Experiment("mmts.fig3a", "mmts", "Fig. 3(a)", "joint (v, p): every selected token a support vector of v^mm",
+               "ngd", "vp", "1/10", "1e-9", 1000, 200, lambda: (Run("v(0) = (−1, 0), p(0) = (0, −1)",
+                                                                    lambda: M.mmts_fig3("a"), _FIG3_START),),
+               NOTEBOOK + "joint_training.ipynb (tight_converge = True)",
+               "p → p^mm = (4/3, 1/3), v → v^mm ∝ (0, 1) (Theorem 5)", eps_p="1e-19"),
+    Experiment("mmts.fig3b", "mmts", "Fig. 3(b)", "joint (v, p): input 3 off the label margin",
+               "ngd", "vp", "1/10", "1e-9", 1000, 200, lambda: (Run("v(0) = (−1, 0), p(0) = (0, −1)",
+                                                                    lambda: M.mmts_fig3("b"), _FIG3_START),),
+               NOTEBOOK + "joint_training.ipynb (tight_converge = False)",
+               "p → p^relax = (1, 0) of the relaxed SVM (10), not p^mm(α) = (5/4, 1/4) (Theorem 6)", eps_p="1e-19"),
     Experiment("mmts.fig4", "mmts", "Fig. 4 (blue)", "n = 3, T = 7: plain GD with lr 1 from p(0) = 0",
                "gd", "p", "1", "0", 1000, 1000, lambda: (Run("p(0) = 0", M.mmts_fig1c, ZERO3),),
                NOTEBOOK + "multi_input_converge.ipynb (GD, lr = 1)",

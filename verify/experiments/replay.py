@@ -31,7 +31,8 @@ from flint import arb
 
 from verify.data.dataset import format_exact
 from verify.dynamics import gd, gradient_flow, make_parameterization, normalized_gd
-from verify.dynamics.float_replay import replay
+from verify.dynamics.float_replay import replay, replay_joint
+from verify.dynamics.joint_gd import joint_normalized_gd
 from verify.dynamics.observe import Observer
 from verify.errors import Undecided
 from verify.models.attention import Stationary, features, norm2
@@ -48,21 +49,19 @@ BASELINES = ("float32", "float64")
 
 @dataclass
 class Point:
-    """The figures at one iterate: ‖θ‖, L − L⋆, selected tokens, 1 − corr to the selected SVM and to the GMM."""
+    """The figures at one iterate (``figures``: JSON key → arb or None, in the experiment's column order), the
+    selected tokens, and for a float run its relative error to the certified iterate."""
 
     step: int
-    norm: arb
-    loss_gap: arb
     selected: tuple
-    one_minus_corr: arb | None
-    one_minus_corr_gmm: arb | None
-    rel_error: arb | None = None   # float runs: ‖θ_float − θ‖/‖θ‖ at this step
+    figures: dict
+    rel_error: arb | None = None
 
     def to_json(self) -> dict:
-        f = lambda x: None if x is None else _text(x)  # noqa: E731
-        return {"step": self.step, "norm": f(self.norm), "loss_gap": f(self.loss_gap),
-                "selected": list(self.selected), "one_minus_corr": f(self.one_minus_corr),
-                "one_minus_corr_gmm": f(self.one_minus_corr_gmm), "relative_error": f(self.rel_error)}
+        out = {"step": self.step, "selected": list(self.selected)}
+        out.update({k: None if x is None else _text(x) for k, x in self.figures.items()})
+        out["relative_error"] = None if self.rel_error is None else _text(self.rel_error)
+        return out
 
 
 @dataclass
@@ -73,7 +72,7 @@ class FloatRun:
     stall: int | None            # first step shorter than STALL_FRACTION × the certified step; None: never
     points: list                 # Point at the table's steps
     errors: list                 # (step, log10 relative error) for the figure (steps with a finite, non-zero error)
-    path: list                   # (θ₁, θ₂) of the plotted iterates
+    path: list                   # the two plotted coordinates of the plotted iterates
     nonfinite: int | None        # first step where θ is not finite (inf/NaN); None: never
 
 
@@ -87,10 +86,10 @@ class CurveResult:
     end: Point
     frozen: int | None           # ngd: first certified step shorter than η/2 (‖∇L‖ < ε); None: never
     floats: dict                 # dtype → FloatRun
-    flow: dict | None            # the continued gradient flow's end figures
-    gmm_curve: list              # (step, log10(1 − corr to the GMM)) of the certified run
-    path: list                   # (θ₁, θ₂) of the certified iterates (plotted part)
-    directions: dict = field(default_factory=dict)  # "GMM" / "SVM(α)" → (θ₁, θ₂) of the unit SVM direction (plots)
+    flow: dict | None            # the continued gradient flow's end figures (None: not continued)
+    trend: list                  # (step, log10 of the experiment's trend figure) along the certified run
+    path: list                   # the two plotted coordinates of the certified iterates (plotted part)
+    directions: dict = field(default_factory=dict)  # name → unit SVM direction in the plotted plane (rays)
     seconds: float = 0.0
 
 
@@ -104,17 +103,23 @@ class ExperimentResult:
     seconds: float = 0.0
 
 
+#: the table's columns per kind of experiment: (JSON key, header); the trend figure's key and label
+COLUMNS = {
+    "p": (("norm", "norm"), ("one_minus_corr_gmm", "1-corr GMM"), ("one_minus_corr", "1-corr sel")),
+    "vp": (("norm_p", "norm p"), ("norm_v", "norm v"), ("one_minus_corr_p_mm", "1-corr p^mm(α)"),
+           ("one_minus_corr_p_relax", "1-corr p^relax"), ("one_minus_corr_v_mm", "1-corr v^mm")),
+}
+TREND = {"p": ("one_minus_corr_gmm", "1 − corr(θ(k), p^mm)"),
+         "vp": ("one_minus_corr_p_relax", "1 − corr(p(k), p^relax)")}
+
+
 def _text(x: arb, digits: int = FIGURE_DIGITS) -> str:
     return to_decimal_string(x, digits)
 
 
 def _exact_vector(values) -> list:
-    """Float iterate → arb balls holding its exact binary value (NaN/inf kept as such)."""
-    out = []
-    for x in values:
-        x = float(x)
-        out.append(arb(x) if math.isfinite(x) else arb("nan"))
-    return out
+    """Float iterate → arb balls holding its exact binary value."""
+    return [arb(float(x)) for x in values]
 
 
 def _finite(vec) -> bool:
@@ -123,11 +128,6 @@ def _finite(vec) -> bool:
 
 def _norm_diff(a, b) -> arb:
     return norm2([x - y for x, y in zip(a, b)])
-
-
-def _point(obs, psi, step: int, rel=None) -> Point:
-    rec = obs.record(psi, arb(step), None)
-    return Point(step, rec.norm, rec.excess, rec.selected, rec.one_minus_corr, rec.one_minus_corr_gmm, rel)
 
 
 def _alpha(selected) -> str:
@@ -168,91 +168,179 @@ def first_stall(float_steps, certified_steps, fraction=STALL_FRACTION):
     return None
 
 
+class _Certified:
+    """A certified run's iterates and what the comparisons need: the iterates θ(k) as arb vectors, their norms and
+    step lengths, the table's rows, ``evaluate(ψ, k, rel)`` → Point, and the plotted coordinates."""
+
+    def __init__(self, kept, rows, evaluate, coords, plotted):
+        self.thetas = kept
+        self.norms = [norm2(t) for t in kept]
+        self.steps = [_norm_diff(kept[k], kept[k - 1]) for k in range(1, len(kept))]
+        self.rows, self.evaluate, self.coords, self.plotted = rows, evaluate, coords, plotted
+
+    def path(self, iterates) -> list:
+        """The plotted coordinates of the first ``plotted`` iterates (arb lists or float arrays; non-finite
+        points are not drawn — the departure table names them)."""
+        i, j = self.coords
+        out = []
+        for x in iterates[: self.plotted + 1]:
+            a, b = (float(x[i].mid()), float(x[j].mid())) if isinstance(x[i], arb) else (float(x[i]), float(x[j]))
+            if math.isfinite(a) and math.isfinite(b):
+                out.append((a, b))
+        return out
+
+    def compare(self, dtype: str, it) -> FloatRun:
+        """One float run (``it``: its iterates, an array) against the certified one."""
+        errs, f_steps, nonfinite, prev = [], [], None, None
+        for k in range(len(self.thetas)):
+            fv = _exact_vector(it[k]) if _finite(it[k]) else None
+            if fv is None and nonfinite is None:
+                nonfinite = k
+            if k:  # e_k and the step k − 1 → k (None once the float run is not finite)
+                errs.append((k, None if fv is None else _norm_diff(fv, self.thetas[k]) / self.norms[k]))
+                f_steps.append(None if fv is None or prev is None else _norm_diff(fv, prev))
+            prev = fv
+        dep, dep_err = first_departure(errs)
+        points = []
+        for k in self.rows:
+            if _finite(it[k]):
+                psi = _exact_vector(it[k])
+                rel = _norm_diff(psi, self.thetas[k]) / self.norms[k] if self.norms[k] > 0 else None
+                points.append(self.evaluate(psi, k, rel))
+        stride = max(1, (len(self.thetas) - 1) // 400)
+        curve = [(k, log10_abs(e)) for k, e in errs if e is not None and e.is_finite() and e > 0
+                 and (k % stride == 0 or k == dep)]
+        return FloatRun(dtype, dep, _text(dep_err, 4) if dep_err is not None else None,
+                        first_stall(f_steps, self.steps), points, curve, self.path(it), nonfinite)
+
+    def frozen(self, eta) -> int | None:
+        """The first certified step shorter than η/2 (normalised GD's ε at work)."""
+        half = to_arb(Fraction(eta)) / 2
+        return next((k for k, s in enumerate(self.steps, start=1) if s < half), None)
+
+    def trend(self, key: str) -> list:
+        """(k, log10 of ``key``) along the run, about 200 points and every table row."""
+        out, stride = [], max(1, (len(self.thetas) - 1) // 200)
+        for k in range(1, len(self.thetas)):
+            if k in self.rows or k % stride == 0:
+                x = self.evaluate(self.thetas[k], k, None).figures.get(key)
+                if x is not None and x > 0:
+                    out.append((k, log10_abs(x)))
+        return out
+
+
+def _continue_flow(data, exp, run, end_psi, end_norm, dps, flow_factor):
+    """The gradient flow from the certified end point to ``flow_factor`` × its norm (None when not asked)."""
+    if not flow_factor or not end_norm > 0:
+        return None
+    target = Fraction(flow_factor) * Fraction(end_norm.mid().str(20, radius=False))
+    try:
+        ftraj = gradient_flow(data, exp.param, until_norm=target, dps=dps, loss=run.loss, init=end_psi, svm=True)
+    except (Undecided, Stationary) as exc:  # no answer from the integrator: said, never a figure
+        return {"status": "no answer", "why": str(exc), "target_norm": format_exact(target)}
+    fin = ftraj.final
+    with working_precision(dps):
+        f = lambda x: None if x is None else _text(x)  # noqa: E731
+        return {"status": ftraj.status, "target_norm": format_exact(target), "norm": f(fin.norm),
+                "selected": list(fin.selected), "loss_gap": f(fin.excess), "one_minus_corr": f(fin.one_minus_corr),
+                "one_minus_corr_gmm": f(fin.one_minus_corr_gmm)}
+
+
+def _unit_plane(ref, coords) -> tuple | None:
+    n = norm2(ref)
+    if not n > 0:
+        return None
+    return tuple(float((ref[c] / n).mid()) for c in coords)
+
+
 def run_curve(exp, run, dps: int, steps: int, baselines, at_steps, at_norms, flow_factor, tick=None) -> CurveResult:
-    """One curve of the experiment (see the module docstring)."""
+    """One curve of a single-parameter experiment (``exp.param`` "p"; see the module docstring)."""
     t0 = time.perf_counter()
     data = run.dataset()
     kept = []
     kwargs = dict(steps=steps, eta=exp.eta, dps=dps, loss=run.loss, init=list(run.init), svm=False,
                   on_state=lambda k, psi: kept.append(list(psi)), on_step=tick)
-    traj = (normalized_gd(data, exp.param, eps=exp.eps, **kwargs) if exp.method == "ngd" else gd(data, exp.param,
-                                                                                                  **kwargs))
+    if exp.method == "ngd":
+        normalized_gd(data, exp.param, eps=exp.eps, **kwargs)
+    else:
+        gd(data, exp.param, **kwargs)
     with working_precision(dps) as prec:
         par = make_parameterization(data, exp.param, run.loss)
         obs = Observer(par, prec.dps, True)
+
+        def evaluate(psi, k, rel):
+            rec = obs.record(psi, arb(k), None)
+            return Point(k, rec.selected, {"norm": rec.norm, "loss_gap": rec.excess,
+                                           "one_minus_corr": rec.one_minus_corr,
+                                           "one_minus_corr_gmm": rec.one_minus_corr_gmm}, rel)
+
         thetas = [par.theta(psi) for psi in kept]
-        norms = [norm2(t) for t in thetas]
-        rows = table_steps(at_steps, at_norms, norms, len(kept) - 1)
-        points = [_point(obs, kept[k], k) for k in rows]
+        rows = table_steps(at_steps, at_norms, [norm2(t) for t in thetas], len(kept) - 1)
+        cert = _Certified(thetas, rows, evaluate, (0, 1), min(exp.plotted, len(kept) - 1))
+        points = [evaluate(kept[k], k, None) for k in rows]
         end = points[-1]
-        c_steps = [norm2([x - y for x, y in zip(thetas[k], thetas[k - 1])]) for k in range(1, len(thetas))]
-        eta = to_arb(Fraction(exp.eta))
-        frozen = (next((k for k, s in enumerate(c_steps, start=1) if s < eta / 2), None)
-                  if exp.method == "ngd" else None)
-        plotted = min(exp.plotted, len(kept) - 1)
-        gmm_curve = []
-        for k in range(1, len(kept)):
-            if k in rows or k % max(1, (len(kept) - 1) // 200) == 0:
-                rec = obs.record(kept[k], arb(k), None)
-                if rec.one_minus_corr_gmm is not None and rec.one_minus_corr_gmm > 0:
-                    gmm_curve.append((k, log10_abs(rec.one_minus_corr_gmm)))
-        path = [(float(t[0].mid()), float(t[1].mid())) for t in thetas[:plotted + 1]] if par.dim >= 2 else []
         directions = {}
         optimal = tuple(o[0] for o in data.optimal_tokens())
-        wanted = [("GMM p^mm", "opt")] + ([(f"p^mm(α), α = {_alpha(end.selected)}", end.selected)]
-                                          if end.selected != optimal else [])
-        for name, select in wanted:
+        for name, select in [("GMM p^mm", "opt")] + ([(f"p^mm(α), α = {_alpha(end.selected)}", end.selected)]
+                                                     if end.selected != optimal else []):
             ref = obs.reference(select)
-            if ref is not None and par.dim >= 2 and norm2(ref) > 0:
-                n = norm2(ref)
-                directions[name] = (float((ref[0] / n).mid()), float((ref[1] / n).mid()))
-        floats = {}
+            if ref is not None and par.dim >= 2 and (u := _unit_plane(ref, (0, 1))) is not None:
+                directions[name] = u
         feats = features(data, exp.param)
-        for dtype in baselines:
-            it = replay(feats, data.scores, run.init, method=exp.method, eta=Fraction(exp.eta),
-                        eps=Fraction(exp.eps), steps=len(kept) - 1, loss=run.loss, dtype=dtype)
-            errs, f_steps, nonfinite = [], [], None
-            prev = None
-            for k in range(len(kept)):
-                fv = _exact_vector(it[k]) if _finite(it[k]) else None
-                if fv is None and nonfinite is None:
-                    nonfinite = k
-                if k:  # e_k and the step k − 1 → k (None once the float run is not finite)
-                    errs.append((k, None if fv is None else _norm_diff(fv, thetas[k]) / norms[k]))
-                    f_steps.append(None if fv is None or prev is None else _norm_diff(fv, prev))
-                prev = fv
-            dep, dep_err = first_departure(errs)
-            stall = first_stall(f_steps, c_steps)
-            fpoints = []
-            for k in rows:
-                if _finite(it[k]):
-                    psi = _exact_vector(it[k])
-                    rel = _norm_diff(psi, thetas[k]) / norms[k] if norms[k] > 0 else None
-                    fpoints.append(_point(obs, psi, k, rel))
-            stride = max(1, (len(kept) - 1) // 400)
-            curve = [(k, log10_abs(e)) for k, e in errs if e is not None and e.is_finite() and e > 0
-                     and (k % stride == 0 or k == dep)]
-            fpath = [(float(x[0]), float(x[1])) for x in it[:plotted + 1] if _finite(x)] if par.dim >= 2 else []
-            floats[dtype] = FloatRun(dtype, dep, _text(dep_err, 4) if dep_err is not None else None, stall, fpoints,
-                                     curve, fpath, nonfinite)
-    flow = None
-    if flow_factor and end.norm > 0:
-        target = Fraction(flow_factor) * Fraction(str(end.norm.mid().str(20, radius=False)))
-        try:
-            ftraj = gradient_flow(data, exp.param, until_norm=target, dps=dps, loss=run.loss, init=kept[-1],
-                                  svm=True)
-        except (Undecided, Stationary) as exc:  # no answer from the integrator: said, never a figure
-            flow = {"status": "no answer", "why": str(exc), "target_norm": format_exact(target)}
-        else:
-            fin = ftraj.final
-            with working_precision(dps):
-                flow = {"status": ftraj.status, "target_norm": format_exact(target), "norm": _text(fin.norm),
-                        "selected": list(fin.selected), "loss_gap": _text(fin.excess),
-                        "one_minus_corr": None if fin.one_minus_corr is None else _text(fin.one_minus_corr),
-                        "one_minus_corr_gmm": (None if fin.one_minus_corr_gmm is None
-                                               else _text(fin.one_minus_corr_gmm))}
-    del traj
-    return CurveResult(run.label, data.name, run.loss, run.init, points, end, frozen, floats, flow, gmm_curve, path,
+        floats = {d: cert.compare(d, replay(feats, data.scores, run.init, method=exp.method, eta=Fraction(exp.eta),
+                                            eps=Fraction(exp.eps), steps=len(kept) - 1, loss=run.loss, dtype=d))
+                  for d in baselines}
+        frozen = cert.frozen(exp.eta) if exp.method == "ngd" else None
+        trend, path = cert.trend(TREND["p"][0]), cert.path(thetas) if par.dim >= 2 else []
+    flow = _continue_flow(data, exp, run, kept[-1], end.figures["norm"], dps, flow_factor)
+    return CurveResult(run.label, data.name, run.loss, run.init, points, end, frozen, floats, flow, trend, path,
+                       directions, time.perf_counter() - t0)
+
+
+def run_joint_curve(exp, run, dps: int, steps: int, baselines, at_steps, at_norms, flow_factor,
+                    tick=None) -> CurveResult:
+    """One curve of the joint (v, p) experiment (mmts Fig. 3): the authors' joint normalised GD certified, replayed
+    in float, and measured against v^mm, p^mm(α) and p^relax of the selection α the data's v scores optimal (the
+    exact SVMs of ``verify.svm``: kinds v, p, relaxed). No flow continuation (the joint flow is not in the engine;
+    the joint regularization path is ``mmts.thm5``/``thm6``'s)."""
+    from verify.models.attention import one_minus_corr
+    from verify.models.joint import JointModel
+    from verify.svm import solve_svm
+
+    t0 = time.perf_counter()
+    data = run.dataset()
+    kept = []
+    joint_normalized_gd(data, run.init, steps=steps, eta=exp.eta, eps_v=exp.eps, eps_p=exp.eps_p, dps=dps,
+                        loss=run.loss, on_state=lambda k, psi: kept.append(list(psi)), on_step=tick)
+    alpha = tuple(o[0] for o in data.optimal_tokens())
+    refs = {}
+    for key, kind in (("v", "v"), ("p_mm", "p"), ("p_relax", "relaxed")):
+        res = solve_svm(data, kind, alpha, dps, check_unique=False)
+        refs[key] = res.solution if res.status == "optimal" else None
+    with working_precision(dps):
+        model = JointModel(data, run.loss)
+        d = model.d
+        ref = {k: None if v is None else [to_arb(x) for x in v] for k, v in refs.items()}
+
+        def evaluate(psi, k, rel):
+            v, p = psi[:d], psi[d:]
+            omc = lambda a, b: None if b is None or not norm2(a) > 0 else one_minus_corr(a, b)  # noqa: E731
+            return Point(k, model.selected(p), {"norm_p": norm2(p), "norm_v": norm2(v),
+                                                "one_minus_corr_p_mm": omc(p, ref["p_mm"]),
+                                                "one_minus_corr_p_relax": omc(p, ref["p_relax"]),
+                                                "one_minus_corr_v_mm": omc(v, ref["v"])}, rel)
+
+        rows = table_steps(at_steps, (), [norm2(t[d:]) for t in kept], len(kept) - 1)
+        cert = _Certified(kept, rows, evaluate, (d, d + 1), min(exp.plotted, len(kept) - 1))
+        points = [evaluate(kept[k], k, None) for k in rows]
+        directions = {name: u for name, key in (("p^mm(α)", "p_mm"), ("p^relax", "p_relax"))
+                      if ref[key] is not None and (u := _unit_plane(ref[key], (0, 1))) is not None}
+        floats = {dt: cert.compare(dt, replay_joint(data.X, data.keys(), data.Y, run.init[:d], run.init[d:],
+                                                    eta=exp.eta, eps_v=exp.eps, eps_p=exp.eps_p,
+                                                    steps=len(kept) - 1, loss=run.loss, dtype=dt))
+                  for dt in baselines}
+        trend, path = cert.trend(TREND["vp"][0]), cert.path(kept)
+    return CurveResult(run.label, data.name, run.loss, run.init, points, points[-1], None, floats, None, trend, path,
                        directions, time.perf_counter() - t0)
 
 
@@ -266,7 +354,8 @@ def run_experiment(exp, dps: int, *, baselines=BASELINES, steps: int | None = No
         at_steps = tuple(k for k in (10, 100, exp.plotted, steps) if k <= steps)
     out = ExperimentResult(exp, dps, steps, tuple(baselines))
     for run in exp.run_list():
-        curve = run_curve(exp, run, dps, steps, baselines, at_steps, at_norms, flow_factor, tick)
+        runner = run_joint_curve if exp.param == "vp" else run_curve
+        curve = runner(exp, run, dps, steps, baselines, at_steps, at_norms, flow_factor, tick)
         out.curves.append(curve)
         if on_curve:
             on_curve(curve)

@@ -7,10 +7,11 @@ import os
 
 from verify.data.dataset import format_exact
 from verify.data.outputs import write_atomic
-from verify.experiments.replay import DEPARTURE, STALL_FRACTION
+from verify.experiments.replay import COLUMNS, DEPARTURE, STALL_FRACTION, TREND
 from verify.report.figures import Figure, Series, render_figure
 
 STYLES = {"certified": "-", "float64": "--", "float32": ":"}
+RAY_COLOURS = ("red", "gray", "green")  # the SVM directions, in the order the curve names them (the GMM first)
 
 
 def _init_text(init) -> list:
@@ -23,7 +24,7 @@ def to_json(res) -> dict:
         "experiment": e.id, "paper": e.paper, "figure": e.figure, "title": e.title, "source": e.source,
         "paper_shows": e.shows,
         "algorithm": {"method": e.method, "param": e.param, "eta": e.eta, "eps": e.eps, "steps": res.steps,
-                      "plotted": e.plotted},
+                      "plotted": e.plotted, **({"eps_p": e.eps_p} if e.eps_p else {})},
         "precision": res.dps, "baselines": list(res.baselines),
         "departure_threshold": format_exact(DEPARTURE), "stall_fraction": format_exact(STALL_FRACTION),
         "curves": [{
@@ -58,7 +59,8 @@ def text_lines(res) -> list[str]:
            f"  the paper shows: {e.shows}"]
     for c in js["curves"]:
         out.append(f"\n  {c['label']}  ({c['dataset']}, loss {c['loss']})")
-        out.append(f"    {'step':>6} {'run':>9} {'norm':>14} {'1-corr GMM':>13} {'1-corr sel':>13} {'rel. error':>11}"
+        cols = COLUMNS[e.param]
+        out.append(f"    {'step':>6} {'run':>9} " + " ".join(f"{h:>14}" for _, h in cols) + f" {'rel. error':>11}"
                    "  selected α")
         rows = {p["step"]: [("certified", p)] for p in c["certified"]["at"]}
         for d, b in c["baselines"].items():
@@ -66,9 +68,8 @@ def text_lines(res) -> list[str]:
                 rows.setdefault(p["step"], []).append((d, p))
         for k in sorted(rows):
             for who, p in rows[k]:
-                out.append(f"    {k:>6} {who:>9} {_short(p['norm'], 14):>14} {_short(p['one_minus_corr_gmm']):>13} "
-                           f"{_short(p['one_minus_corr']):>13} {_short(p['relative_error'], 9):>11}  "
-                           f"{_alpha(p['selected'])}")
+                out.append(f"    {k:>6} {who:>9} " + " ".join(f"{_short(p[key], 14):>14}" for key, _ in cols)
+                           + f" {_short(p['relative_error'], 9):>11}  {_alpha(p['selected'])}")
         if c["certified"]["frozen_at_step"] is not None:
             out.append(f"    normalised GD freezes from step {c['certified']['frozen_at_step']} (‖∇L‖ < ε = {e.eps}: "
                        f"the step is below η/2) — the algorithm's ε, in exact arithmetic too")
@@ -108,6 +109,7 @@ def render_paths(res, path: str) -> bool:
     from verify.data.outputs import write_atomic_bytes
 
     f, ax = plt.subplots(figsize=(7.2, 5.4), dpi=110)
+    names = ("p₁", "p₂") if res.experiment.param == "vp" else ("θ₁", "θ₂")
     colours = plt.rcParams["axes.prop_cycle"].by_key()["color"]
     reach = max(max(abs(x), abs(y)) for c in curves for x, y in c.path) or 1.0
     drawn = {}
@@ -119,8 +121,8 @@ def render_paths(res, path: str) -> bool:
                 ax.plot(*zip(*fr.path), STYLES[d], color=col, linewidth=1.2)
         for name, (ux, uy) in c.directions.items():
             if name not in drawn:
-                drawn[name] = ax.plot([0, reach * ux], [0, reach * uy], "--", color="red" if "GMM" in name else
-                                      "blue", linewidth=2.5, alpha=0.5)[0]
+                ray = RAY_COLOURS[len(drawn) % len(RAY_COLOURS)]
+                drawn[name] = ax.plot([0, reach * ux], [0, reach * uy], "--", color=ray, linewidth=2.5, alpha=0.5)[0]
     handles = [Line2D([], [], color=colours[j % len(colours)], label=c.label) for j, c in enumerate(curves)]
     handles += [Line2D([], [], color="black", linestyle=STYLES[k], label=k) for k in
                 ("certified", *res.baselines)]
@@ -128,8 +130,8 @@ def render_paths(res, path: str) -> bool:
                 for n, h in drawn.items()]
     ax.legend(handles=handles, fontsize=7, loc="best", ncol=2)
     ax.set_title(f"{res.experiment.figure}: the first {min(res.experiment.plotted, res.steps)} iterations")
-    ax.set_xlabel("θ₁")
-    ax.set_ylabel("θ₂")
+    ax.set_xlabel(names[0])
+    ax.set_ylabel(names[1])
     ax.set_aspect("equal", adjustable="datalim")
     ax.grid(True, alpha=0.3)
     f.tight_layout()
@@ -151,11 +153,11 @@ def figures(res) -> list[Figure]:
                            "iteration k", "log10 ‖θ_float(k) − θ(k)‖/‖θ(k)‖", errs, hlines=[(-3, "departure: 10⁻³")],
                            caption="computed at the working precision from each float iterate's exact value; a "
                                    "run that is no longer finite ends its curve (its departure step is in the table)"))
-    gm = [Series(c.label, [k for k, _ in c.gmm_curve], [y for _, y in c.gmm_curve], "-") for c in res.curves
-          if c.gmm_curve]
+    gm = [Series(c.label, [k for k, _ in c.trend], [y for _, y in c.trend], "-") for c in res.curves if c.trend]
     if gm:
-        figs.append(Figure("gmm", f"{e.figure}: 1 − corr(θ(k), p^mm), certified run", "iteration k",
-                           "log10(1 − corr to the GMM)", gm, caption="log10 at the working precision"))
+        label = TREND[e.param][1]
+        figs.append(Figure("trend", f"{e.figure}: {label}, certified run", "iteration k", f"log10 {label}", gm,
+                           caption="log10 at the working precision"))
     return figs
 
 
