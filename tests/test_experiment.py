@@ -189,3 +189,18 @@ def test_the_joint_experiment_is_measured_against_its_three_svms(capsys):
     assert set(first) >= {"one_minus_corr_p_mm", "one_minus_corr_p_relax", "one_minus_corr_v_mm"}
     assert js["algorithm"]["eps_p"] == "1e-19" and curve["flow_continued"] is None
     assert curve["baselines"]["float64"]["departure_step"] is None
+
+
+def test_the_json_carries_each_iterate():
+    """Fig. 1(a) from p(0) = (0, 1, 0): step 0's theta is the start exactly, in the certified and the float runs;
+    one normalised step later ‖θ(1) − θ(0)‖ = η·‖∇‖/(‖∇‖ + ε) < η = 1/10 (and > 0.0999: ‖∇‖ ≫ ε at the start)."""
+    exp = get_experiment("mmts.fig1a")
+    res = run_experiment(exp, 30, baselines=("float32",), steps=1, at_steps=(0, 1), flow_factor=0)
+    from verify.experiments.report import to_json
+
+    curve = to_json(res)["curves"][0]
+    c0, c1 = curve["certified"]["at"]
+    assert [Fraction(x) for x in c0["theta"]] == [0, 1, 0]
+    assert [Fraction(x) for x in curve["baselines"]["float32"]["at"][0]["theta"]] == [0, 1, 0]
+    step = sum((Fraction(a) - Fraction(b)) ** 2 for a, b in zip(c1["theta"], c0["theta"]))
+    assert Fraction(999, 10000) ** 2 < step < Fraction(1, 10) ** 2

@@ -45,6 +45,8 @@ STALL_FRACTION = Fraction(1, 2)
 #: digits of the figures printed (the certified figures are stable to far more; the float ones are what they are)
 FIGURE_DIGITS = 10
 BASELINES = ("float32", "float64")
+#: digits of the iterates printed in the JSON (a certified iterate is an exact dyadic; a float one has ≤ 17 digits)
+THETA_DIGITS = 20
 
 
 @dataclass
@@ -56,9 +58,11 @@ class Point:
     selected: tuple
     figures: dict
     rel_error: arb | None = None
+    theta: list = field(default_factory=list)  # the iterate itself (the stacked (v, p) for the joint runs)
 
     def to_json(self) -> dict:
-        out = {"step": self.step, "selected": list(self.selected)}
+        out = {"step": self.step, "selected": list(self.selected),
+               "theta": [_text(x, THETA_DIGITS) for x in self.theta]}
         out.update({k: None if x is None else _text(x) for k, x in self.figures.items()})
         out["relative_error"] = None if self.rel_error is None else _text(self.rel_error)
         return out
@@ -272,7 +276,7 @@ def run_curve(exp, run, dps: int, steps: int, baselines, at_steps, at_norms, flo
             rec = obs.record(psi, arb(k), None)
             return Point(k, rec.selected, {"norm": rec.norm, "loss_gap": rec.excess,
                                            "one_minus_corr": rec.one_minus_corr,
-                                           "one_minus_corr_gmm": rec.one_minus_corr_gmm}, rel)
+                                           "one_minus_corr_gmm": rec.one_minus_corr_gmm}, rel, list(psi))
 
         thetas = [par.theta(psi) for psi in kept]
         rows = table_steps(at_steps, at_norms, [norm2(t) for t in thetas], len(kept) - 1)
@@ -328,7 +332,7 @@ def run_joint_curve(exp, run, dps: int, steps: int, baselines, at_steps, at_norm
             return Point(k, model.selected(p), {"norm_p": norm2(p), "norm_v": norm2(v),
                                                 "one_minus_corr_p_mm": omc(p, ref["p_mm"]),
                                                 "one_minus_corr_p_relax": omc(p, ref["p_relax"]),
-                                                "one_minus_corr_v_mm": omc(v, ref["v"])}, rel)
+                                                "one_minus_corr_v_mm": omc(v, ref["v"])}, rel, list(psi))
 
         rows = table_steps(at_steps, (), [norm2(t[d:]) for t in kept], len(kept) - 1)
         cert = _Certified(kept, rows, evaluate, (d, d + 1), min(exp.plotted, len(kept) - 1))
