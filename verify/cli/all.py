@@ -1,4 +1,4 @@
-"""``verify all [--paper P] [--report DIR] [--jobs N]``: every claim on its default datasets.
+"""``verify all [--paper P] [--claims A,B] [--report DIR] [--jobs N]``: every claim on its default datasets.
 
 With ``--jobs N`` (default: every core) the (claim, dataset) runs go to N worker processes
 (``multiprocessing.Pool``); each returns its result formatted for the report (``DatasetRun.freeze``),
@@ -41,6 +41,8 @@ def main(argv) -> int:
 
     p = claim_parser("verify all", with_data=False)
     p.add_argument("--jobs", default=None, help="worker processes (default: every core; 1 runs in this process)")
+    p.add_argument("--claims", default=None, help="only these claims (comma-separated ids or aliases), in the "
+                                                  "registry's order")
     a = p.parse_args(argv)
     jobs = _jobs(a.jobs)
     a.seed = seed_flag(a.seed)
@@ -50,6 +52,8 @@ def main(argv) -> int:
 
         parse_precision(a.precision)
     claims = REGISTRY.all(a.paper)
+    if a.claims is not None:
+        claims = _chosen(claims, a.claims, a.paper)
     planned = [c.id for c in claims]
     if a.report:  # before the work: a destination that fails fails now; and an index from the start,
         prepare_report_folder(a.report)  # marked partial until the last claim (even a killed run leaves one)
@@ -106,6 +110,24 @@ def main(argv) -> int:
     if a.json:
         print(json.dumps([v.to_json() for v in ordered], indent=2))
     return {"HOLDS": 0, "VIOLATED": 1, "INCONCLUSIVE": 3, "NOT_APPLICABLE": 4}[worst(v.verdict for v in ordered)]
+
+
+def _chosen(claims, text: str, paper) -> list:
+    """--claims: the named claims (ids or aliases, resolved as ``verify <claim>`` does), in the registry's order;
+    an unknown name, or one outside --paper, is a usage error (exit 2) before any work."""
+    from verify.claims import REGISTRY
+    from verify.errors import UsageError
+
+    names = [x.strip() for x in str(text).split(",") if x.strip()]
+    if not names:
+        raise UsageError("--claims: expected comma-separated claim ids")
+    wanted = set()
+    for name in names:
+        claim, _ = REGISTRY.resolve(name)
+        if paper is not None and claim.paper != paper:
+            raise UsageError(f"--claims: {claim.id} is not a claim of --paper {paper}")
+        wanted.add(claim.id)
+    return [c for c in claims if c.id in wanted]
 
 
 def running_text(ids) -> str:
