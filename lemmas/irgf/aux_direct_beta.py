@@ -45,10 +45,8 @@ def evaluate(data, prec: Precision, target: str = "l2", radii=RADII) -> Outcome:
     out = Outcome(hypotheses=hyps)
     if not out.applicable():
         return out
-    from verify.svm import solve_svm
-
     bd = beta_dataset(data)
-    l2 = solve_svm(bd, "p", dps=max(40, prec.total))
+    l2 = irgf.l2_diag_svm(data, dps=max(40, prec.total))  # = the "p" SVM of the β-dataset: the same rows B_il
     if not out.require("the diagonal ℓ2-SVM's optimum is certified", l2.status == "optimal"):
         return out
     l1 = ctx["svm"]
