@@ -305,3 +305,14 @@ def test_an_empirical_violation_is_evidence_even_when_its_comparison_is_exact():
 def test_an_empirical_claim_keeps_not_applicable():
     v = run_claim(_empirical(lambda data, prec: Outcome(hypotheses=[Hypothesis("labels ±1", False)])), [DATA], dps=30)
     assert (v.verdict, v.certainty) == ("NOT_APPLICABLE", None)
+
+
+def test_figures_draw_every_letter_their_font_has(tmp_path, recwarn):
+    """𝒲, 𝒪, 𝒯 (no glyph in DejaVu Sans) are drawn as W, O, T: no 'missing glyph' warning, the PNG is written."""
+    from verify.report.figures import Figure, Series, plain, render_figure
+
+    assert plain("dist(KQᵀ, 𝒲^mm_⋆) over 𝒪_i, 𝒯_i") == "dist(KQᵀ, W^mm_⋆) over O_i, T_i"
+    fig = Figure("f", "𝒲^mm", "𝒪", "𝒯", [Series("𝒲 series", [1, 2], [1, 2])], hlines=[(1, "𝒲 line")])
+    render_figure(fig, str(tmp_path / "f.png"))
+    assert (tmp_path / "f.png").stat().st_size > 0
+    assert not [w for w in recwarn if "missing from font" in str(w.message)]

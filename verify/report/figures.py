@@ -34,6 +34,14 @@ class Figure:
     caption: str = ""
 
 
+#: letters the figures' font (DejaVu Sans) has no glyph for, drawn as the plain letter (the page's text keeps them)
+PLAIN = str.maketrans({"𝒪": "O", "𝒯": "T", "𝒲": "W"})
+
+
+def plain(text: str) -> str:
+    return text.translate(PLAIN) if text else text
+
+
 def render_figure(fig, path: str) -> None:
     import matplotlib
 
@@ -47,17 +55,17 @@ def render_figure(fig, path: str) -> None:
         if not pts:  # nothing plottable (e.g. every value underflowed float): skip the series
             continue
         xs, ys = zip(*pts)
-        ax.plot(xs, ys, s.style, label=s.label, markersize=3)
+        ax.plot(xs, ys, s.style, label=plain(s.label), markersize=3)
         labelled = labelled or bool(s.label)
     for y, label in fig.hlines:
-        ax.axhline(y, color="gray", linestyle="--", linewidth=1, label=label)
+        ax.axhline(y, color="gray", linestyle="--", linewidth=1, label=plain(label))
     if fig.logx:
         ax.set_xscale("log")
     if fig.logy:
         ax.set_yscale("log")
-    ax.set_title(fig.title)
-    ax.set_xlabel(fig.xlabel)
-    ax.set_ylabel(fig.ylabel)
+    ax.set_title(plain(fig.title))
+    ax.set_xlabel(plain(fig.xlabel))
+    ax.set_ylabel(plain(fig.ylabel))
     ax.grid(True, which="both", alpha=0.3)
     if labelled:  # only what was drawn goes in the legend
         ax.legend(fontsize=8)
