@@ -213,3 +213,45 @@ def kq_trial(seed: int, n: int = 3, T: int = 4, d: int = 4) -> Dataset:
     X = [[unit_vector(rng, d) for _ in range(T)] for _ in range(n)]
     z = [unit_vector(rng, d) for _ in range(n)]
     return Dataset.make(X=X, Y=Y, v=v, z=z, name=f"tfsvm-kq-n{n}T{T}d{d}-seed{seed}")
+
+
+# The authors' TFasSVM/visualization.ipynb data (github:ucr-optml/max_margin_attention), exactly as drawn by its
+# ``data_generator``: torch.Generator().manual_seed(1); v = randn(2), v /= ‖v‖; X = 0.3·randn((2, 3, 2)), then
+# X[0] += (−1, 0), X[1] += (1, 0); Z = randn((2, 2)), each row divided by its norm; Y = (1, 1) — every operation in
+# float32 (torch's default dtype; the notebook converts to float64 only afterwards, which is exact). Written as the
+# float32 results' hexadecimal literals (exact). Drawn with torch 2.14.1 on CPU with both the default and the AVX2
+# kernel (ATEN_CPU_CAPABILITY=avx2): identical — these draws are shorter than 16 values, so torch's normal sampler
+# takes its scalar path on every machine (unlike mmts Fig. 1(c)'s 21-value draw, see verify/data/mmts.py).
+_VISUALIZATION_X = [
+    [("-0x1.f686c0p-1", "0x1.7dbcc4p-3"), ("-0x1.22b4d6p+0", "-0x1.98481cp-5"), ("-0x1.74f2d8p+0", "0x1.d50362p-4")],
+    [("0x1.6228c8p-1", "-0x1.59f08cp-3"), ("0x1.76f1b4p-1", "-0x1.1e4fb0p-6"), ("0x1.e1f840p-1", "-0x1.28a4b4p-2")],
+]
+_VISUALIZATION_Z = [("0x1.b0a554p-1", "0x1.11ca8ap-1"), ("-0x1.45c464p-1", "-0x1.8afe4cp-1")]
+_VISUALIZATION_V = ("0x1.dac9aep-1", "0x1.7f408cp-2")
+# K(0) of the notebook's (K, Q) run: ``model.key.weight.data = 0.1 * torch.randn_like(model.key.weight.data)`` in
+# float64 after the models' own initialisation — drawn from torch's *global* generator, which the notebook never
+# seeds (its initial seed is nondeterministic per process in the torch we have): the authors' K(0) cannot be
+# reproduced. This is the same sequence with the global generator seeded 0 (torch.manual_seed(0) first, then the
+# notebook's cells in order: SelfAttn(2, univariate=True), SelfAttn(2, univariate=False), randn_like), transposed to
+# the paper's K (logit x_tᵀ K Qᵀ z with K = key.weightᵀ, Q = query.weightᵀ): same scale, a stated seed.
+_VISUALIZATION_K0 = [("-0x1.e8c381203895ap-5", "-0x1.5ee4d7826f6c4p-4"), ("0x1.2a3fa2c01c043p-6", "0x1.c2ceb63fcb54dp-4")]
+
+
+def _hex(h: str) -> Fraction:
+    return Fraction(float.fromhex(h))
+
+
+def tfsvm_visualization() -> Dataset:
+    """The authors' TFasSVM/visualization.ipynb data (tfsvm Fig. 1-style picture): n = 2, T = 3, d = 2, cross-attention
+    with unit queries z_i, unit v, Y = (1, 1) — the exact float32 draw of their ``data_generator`` (torch Generator
+    seed 1; see the note above the table). Optimal tokens (1, 3) (1-indexed), as the notebook's ``best_ids``."""
+    X = [[[_hex(a) for a in tok] for tok in seq] for seq in _VISUALIZATION_X]
+    return Dataset.make(X=X, Y=[1, 1], v=[_hex(a) for a in _VISUALIZATION_V],
+                        z=[[_hex(a) for a in q] for q in _VISUALIZATION_Z], name="tfsvm-visualization")
+
+
+def tfsvm_visualization_kq_start() -> tuple:
+    """ψ(0) = (vec K(0), vec Q(0)) (row-major, ``verify.dynamics.parameterization.KQ``'s layout) of the notebook's
+    (K, Q) run: K(0) = 0.1·randn (float64, torch's global generator seeded 0 — the notebook's own start is not
+    reproducible, see the note above), Q(0) = 0."""
+    return tuple(_hex(h) for row in _VISUALIZATION_K0 for h in row) + (Fraction(0),) * 4
