@@ -243,7 +243,7 @@ def _tf_loss_grad(data, W):
 def _tf_independent_ngd(data, param, psi0, steps, ridge, dps=50):
     """The notebook's normalised GD in mpmath: W ← W − η∇/(‖∇‖ + ε); for (K, Q) (W = KQᵀ) each factor with its own
     norm, the gradient ∇_K = GQ + 2·ridge·K, ∇_Q = GᵀK + 2·ridge·Q (G = ∂L/∂W)."""
-    d = 2
+    d = data.d
     with mpmath.workdps(dps):
         eta, eps = _mp(Fraction(1, 10)), _mp(TF_EPS)
         psi = [_mp(x) for x in psi0]
@@ -404,3 +404,39 @@ def test_the_ridge_term_decides_the_kq_run_after_its_first_200_steps():
     res = run_experiment(exp, 30, baselines=(), steps=250, at_steps=(10, 250), flow_factor=0)
     share = {p.step: p.figures["ridge_over_grad"] for p in res.curves[0].points}
     assert share[10] < arb("1e-12") and share[250] > arb("0.05")
+
+
+def test_the_local_converge_data_is_the_notebooks_draw():
+    """Seeds 0, 1, 2 of local_converge.ipynb: the optimal tokens are the notebook's ``best_ids`` (printed by torch
+    running its data_generator), tokens, queries and v unit up to float32 rounding, every value a float32 number;
+    the starts lie in nn.Linear's kaiming-uniform range |w| ≤ 1/√10."""
+    from verify.data.tfsvm import LOCAL_CONVERGE_SEEDS, tfsvm_local_converge, tfsvm_local_converge_start
+
+    best = {0: (7, 4, 6, 1, 3, 2), 1: (3, 2, 6, 2, 6, 2), 2: (6, 5, 2, 2, 0, 4)}
+    assert LOCAL_CONVERGE_SEEDS == (0, 1, 2)
+    for seed in LOCAL_CONVERGE_SEEDS:
+        data = tfsvm_local_converge(seed)
+        assert (data.n, data.T, data.d) == (6, 8, 10)
+        assert tuple(o[0] for o in data.optimal_tokens()) == best[seed]
+        for u in [data.v, *data.z, *(tok for seq in data.X for tok in seq)]:
+            assert abs(sum(a * a for a in u) - 1) < Fraction(1, 10**6)
+            assert all(Fraction(float(np.float32(float(a)))) == a for a in u)
+        for param, size in (("W", 100), ("KQ", 200)):
+            start = tfsvm_local_converge_start(seed, param)
+            assert len(start) == size and all(a * a <= Fraction(1, 10) for a in start)
+    with pytest.raises(ValueError):
+        tfsvm_local_converge(3)
+
+
+def test_the_local_converge_kq_run_matches_the_mpmath_loop():
+    """Three certified (K, Q) iterations on seed 0 (d = 10, 200 parameters) against the independent mpmath loop."""
+    exp = get_experiment("tfsvm.fig-local-converge-KQ")
+    run0 = exp.run_list()[0]
+    from verify.experiments.replay import run_attention_curve
+
+    curve = run_attention_curve(exp, run0, 30, 3, ("float64",), (3,), (), 0)
+    want = _tf_independent_ngd(run0.dataset(), "KQ", run0.init, 3, TF_EPS)
+    with mpmath.workdps(50):
+        got = [mpmath.mpf(x.mid().str(40, radius=False)) for x in curve.end.theta]
+        assert max(abs(a - b) for a, b in zip(got, want)) < mpmath.mpf(10) ** -20
+    assert curve.end.figures["softmax_gap"] > 0 and curve.floats["float64"].departure is None

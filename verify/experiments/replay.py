@@ -114,10 +114,10 @@ COLUMNS = {
     "p": (("norm", "norm"), ("one_minus_corr_gmm", "1-corr GMM"), ("one_minus_corr", "1-corr sel")),
     "vp": (("norm_p", "norm p"), ("norm_v", "norm v"), ("one_minus_corr_p_mm", "1-corr p^mm(α)"),
            ("one_minus_corr_p_relax", "1-corr p^relax"), ("one_minus_corr_v_mm", "1-corr v^mm")),
-    "W": (("norm_W", "‖W‖_F"), ("loss_gap", "L - L*"), ("one_minus_corr_fro", "1-corr W^mm_F"),
-          ("one_minus_corr_nuc", "1-corr W^mm_*")),
+    "W": (("norm_W", "‖W‖_F"), ("loss_gap", "L - L*"), ("softmax_gap", "1-mean max s"),
+          ("one_minus_corr_fro", "1-corr W^mm_F"), ("one_minus_corr_nuc", "1-corr W^mm_*")),
     "KQ": (("norm_K", "‖K‖_F"), ("norm_Q", "‖Q‖_F"), ("norm_W", "‖W‖_F"), ("loss_gap", "L - L*"),
-           ("one_minus_corr_fro", "1-corr W^mm_F"), ("one_minus_corr_nuc", "1-corr W^mm_*"),
+           ("softmax_gap", "1-mean max s"), ("one_minus_corr_fro", "1-corr W^mm_F"), ("one_minus_corr_nuc", "1-corr W^mm_*"),
            ("ridge_over_grad", "ridge/grad")),
 }
 TREND = {"p": ("one_minus_corr_gmm", "1 − corr(θ(k), p^mm)"),
@@ -407,8 +407,10 @@ def run_attention_curve(exp, run, dps: int, steps: int, baselines, at_steps, at_
     (``normalized_gd`` for W; for (K, Q) ``ridge_normalized_gd`` with the authors' ε(‖K‖² + ‖Q‖²)), the float runs
     (``float_replay.replay_attention``), the relative error measured on the iterate ψ itself (W, or (K, Q)), and at
     the table's rows ‖W‖_F, L − L⋆ (the unregularised loss), 1 − corr to the Frobenius SVM W^mm_F and to the nuclear-norm SVM W^mm_* of the
-    optimal tokens (``verify.svm`` kinds W and KQ, certified), and for (K, Q) ‖K‖, ‖Q‖ and the ridge's share
-    ‖2ε·ψ‖/‖∇_ψL‖. The plotted paths are W(k)z₁ and W(k)z₂ with the rays W^mm z_i, as the notebook draws. The
+    optimal tokens (``exp.svm_select`` "opt"; "final": of the tokens the certified end point selects, as
+    local_converge.ipynb does) (``verify.svm`` kinds W and KQ, certified), 1 − the mean over sequences of the largest
+    softmax probability (the notebook's "softmax probability", as Σ_{t≠r} s_t: no cancellation), and for (K, Q) ‖K‖, ‖Q‖ and the ridge's share
+    ‖2ε·ψ‖/‖∇_ψL‖. The plotted paths (d = 2 only) are W(k)z₁ and W(k)z₂ with the rays W^mm z_i, as the notebook draws. The
     gradient flow is continued for W only (the ridge-regularised (K, Q) objective has a finite minimiser)."""
     from verify.models.attention import one_minus_corr
 
@@ -425,8 +427,9 @@ def run_attention_curve(exp, run, dps: int, steps: int, baselines, at_steps, at_
     with working_precision(dps) as prec:
         par = make_parameterization(data, exp.param, run.loss)
         wpar = make_parameterization(data, "W", run.loss)
-        refs = {"fro": wpar.svm_reference("opt", prec.dps),
-                "nuc": make_parameterization(data, "KQ", run.loss).svm_reference("opt", prec.dps)}
+        select = "opt" if exp.svm_select == "opt" else wpar.model.selected(par.theta(kept[-1]))
+        refs = {"fro": wpar.svm_reference(select, prec.dps),
+                "nuc": make_parameterization(data, "KQ", run.loss).svm_reference(select, prec.dps)}
         twice = to_arb(2 * Fraction(exp.ridge or 0))
         d = data.d
 
@@ -434,13 +437,15 @@ def run_attention_curve(exp, run, dps: int, steps: int, baselines, at_steps, at_
             th = par.theta(psi)
             nt = norm2(th)
             omc = lambda ref: one_minus_corr(th, ref) if ref is not None and nt > 0 else None  # noqa: E731
-            figs = {"norm_W": nt, "loss_gap": wpar.model.excess(th),
+            st = wpar.model.states(th)
+            off = wpar.model.mass_off(th, [x.r for x in st], st)
+            figs = {"norm_W": nt, "loss_gap": wpar.model.excess(th, st), "softmax_gap": sum(off, arb(0)) / len(off),
                     "one_minus_corr_fro": omc(refs["fro"]), "one_minus_corr_nuc": omc(refs["nuc"])}
             if exp.param == "KQ":
                 gl = norm2(par.grad(psi))
                 figs = {"norm_K": norm2(psi[:d * d]), "norm_Q": norm2(psi[d * d:]), **figs,
                         "ridge_over_grad": twice * norm2(psi) / gl if gl > 0 else None}
-            return Point(k, wpar.model.selected(th), figs, rel, list(psi))
+            return Point(k, tuple(x.r for x in st), figs, rel, list(psi))
 
         Zf = [[float(x) for x in q] for q in data.queries()]
 
@@ -453,11 +458,11 @@ def run_attention_curve(exp, run, dps: int, steps: int, baselines, at_steps, at_
             return [tuple(sum(W[a][b] * z[b] for b in range(d)) for a in range(2)) for z in Zf]
 
         rows = table_steps(at_steps, at_norms, [norm2(par.theta(p)) for p in kept], len(kept) - 1)
-        cert = _Certified(kept, rows, evaluate, (0, 1), min(exp.plotted, len(kept) - 1), project)
+        cert = _Certified(kept, rows, evaluate, (0, 1), min(exp.plotted, len(kept) - 1), project if d == 2 else None)
         points = [evaluate(kept[k], k, None) for k in rows]
         directions = {}
         for name, key in (("W^mm_F", "fro"), ("W^mm_*", "nuc")):
-            if refs[key] is not None:
+            if refs[key] is not None and d == 2:
                 ref = [float(x.mid()) for x in refs[key]]
                 for i, z in enumerate(Zf, start=1):
                     u = [sum(ref[a * d + b] * z[b] for b in range(d)) for a in range(2)]
@@ -468,7 +473,7 @@ def run_attention_curve(exp, run, dps: int, steps: int, baselines, at_steps, at_
                                                         ridge=exp.ridge or 0, steps=len(kept) - 1, dtype=dt))
                   for dt in baselines}
         frozen = cert.frozen(exp.eta)
-        trend, lines = cert.trend(TREND[exp.param][0]), cert.polylines(kept)
+        trend, lines = cert.trend(TREND[exp.param][0]), (cert.polylines(kept) if d == 2 else [[]])
     flow = None
     if exp.param == "W":
         flow = _continue_flow(data, exp, run, kept[-1], points[-1].figures["norm_W"], dps, flow_factor)

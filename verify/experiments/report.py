@@ -25,7 +25,8 @@ def to_json(res) -> dict:
         "paper_shows": e.shows,
         "algorithm": {"method": e.method, "param": e.param, "eta": e.eta, "eps": e.eps, "steps": res.steps,
                       "plotted": e.plotted, **({"eps_p": e.eps_p} if e.eps_p else {}),
-                      **({"ridge": e.ridge} if e.ridge else {})},
+                      **({"ridge": e.ridge} if e.ridge else {}),
+                      **({"svm_select": e.svm_select} if e.param in ("W", "KQ") else {})},
         "precision": res.dps, "baselines": list(res.baselines),
         "departure_threshold": format_exact(DEPARTURE), "stall_fraction": format_exact(STALL_FRACTION),
         "curves": [{
