@@ -91,8 +91,10 @@ def _list(as_json: bool) -> int:
                          indent=2, ensure_ascii=False))
         return 0
     width = max(len(e.id) for e in EXPERIMENTS.values())
+    fig_w = max(len(e.figure) for e in EXPERIMENTS.values())
+    eps_w = max(len(e.eps) for e in EXPERIMENTS.values())
     for e in EXPERIMENTS.values():
-        print(f"{e.id:<{width}}  {e.figure:<14} {e.method:>3} η={e.eta:<5} ε={e.eps:<6} {e.steps:>5} it. "
+        print(f"{e.id:<{width}}  {e.figure:<{fig_w}} {e.method:>3} η={e.eta:<5} ε={e.eps:<{eps_w}} {e.steps:>5} it. "
               f"{len(e.run_list()):>2} curves  {e.title}")
     return 0
 

@@ -120,3 +120,77 @@ def replay_joint(X, K, Y, v0, p0, *, eta, eps_v, eps_p, steps: int, loss: str, d
             v = v - step * (gv / (np.sqrt(np.sum(gv * gv)) + gv_eps))
             out[k] = np.concatenate([v, p])
     return out
+
+
+def attention_gradient(X: np.ndarray, Z: np.ndarray, v: np.ndarray, Y: np.ndarray, param: str, psi: np.ndarray,
+                       ridge) -> np.ndarray:
+    """∇_ψ of the authors' tfsvm loss (TFasSVM/base.py ``SelfAttn`` with cross-attention, the loss of
+    TFasSVM/visualization.ipynb) in the arrays' dtype, by the chain rule autograd applies, in their order:
+
+    * ``param`` "W": ψ = vec W (row-major, the paper's W: logit x_tᵀ W z; torch's ``W.weight`` is Wᵀ):
+      h_t = x_tᵀW (``self.W(input_seq)``), logit_t = h_t·z;
+    * ``param`` "KQ": ψ = (vec K, vec Q) (row-major d × d each; K = ``key.weight``ᵀ, Q = ``query.weight``ᵀ, so
+      W = KQᵀ): q = Qᵀz, k_t = Kᵀx_t, logit_t = q·k_t, and the loss adds ``ridge``·(‖K‖² + ‖Q‖²) written as
+      ``eps * (key.weight.norm()**2 + query.weight.norm()**2)`` (its gradient K·((2·ridge·‖K‖)/‖K‖), 0 where
+      ‖K‖ = 0, as torch's norm backward).
+
+    Then s = softmax(logits) (largest subtracted), out_i = (s_iᵀX_i)·v, loss mean_i log(1 + exp(−Y_i out_i)), whose
+    backward is ((1/n)/(1 + e))·e·(−Y_i), e = exp(−Y_i out_i)."""
+    ft = X.dtype.type
+    n, _, d = X.shape
+    if param == "W":
+        W = psi.reshape(d, d)
+        logits = np.einsum("ntb,nb->nt", X @ W, Z)
+    else:
+        K, Q = psi[:d * d].reshape(d, d), psi[d * d:].reshape(d, d)
+        q, k = Z @ Q, X @ K                     # q_i = Qᵀz_i, k_it = Kᵀx_it
+        logits = np.einsum("ntm,nm->nt", k, q)
+    z = logits - logits.max(axis=1, keepdims=True)
+    e = np.exp(z)
+    s = e / e.sum(axis=1, keepdims=True)
+    out = np.einsum("ntd,nt->nd", X, s) @ v
+    ex = np.exp(-Y * out)
+    dout = ((ft(1) / ft(n)) / (1 + ex)) * ex * (-Y)           # dL/dout_i
+    ds = np.einsum("ntd,nd->nt", X, dout[:, None] * v[None, :])  # dL/ds_it = x_it·(dout_i v)
+    dz = s * (ds - (ds * s).sum(axis=1, keepdims=True))         # softmax backward
+    if param == "W":
+        return np.einsum("nt,nta,nb->ab", dz, X, Z).ravel()
+    gq = np.einsum("nt,ntm->nm", dz, k)                           # dL/dq_i
+    gk = dz[:, :, None] * q[:, None, :]                           # dL/dk_it
+    gK = np.einsum("nta,ntm->am", X, gk)
+    gQ = np.einsum("na,nm->am", Z, gq)
+    lam = ft(ridge)
+    for M, G in ((K, gK), (Q, gQ)):
+        nm = np.sqrt(np.sum(M * M))
+        if nm > 0:
+            G += M * ((lam * (ft(2) * nm)) / nm)
+    return np.concatenate([gK.ravel(), gQ.ravel()])
+
+
+def replay_attention(data, param: str, psi0, *, eta, eps, ridge=0, steps: int, dtype: str) -> np.ndarray:
+    """The authors' tfsvm normalised GD (TFasSVM/visualization.ipynb, local_converge.ipynb) in ``dtype``: the
+    gradient of ``attention_gradient`` (logistic loss), normalised per trained tensor — W alone, or K and Q each
+    (``grad /= (grad.norm() + eps)``) — then one SGD step η. ``data``: a Dataset (its X, z, v, Y rounded to the dtype
+    once). Returns the iterates ψ(0), …, ψ(steps), (steps + 1) × dim."""
+    if dtype not in DTYPES:
+        raise UsageError(f"unknown baseline {dtype!r}; choose float32 or float64")
+    if param not in ("W", "KQ"):
+        raise UsageError(f"unknown parameterisation {param!r} for the tfsvm replay; choose W or KQ")
+    ft = DTYPES[dtype]
+    X = np.array([[[_real(x) for x in row] for row in seq] for seq in data.X], dtype=ft)
+    Z = np.array([[_real(x) for x in q] for q in data.queries()], dtype=ft)
+    v = np.array([_real(x) for x in data.v], dtype=ft)
+    Y = np.array([_real(y) for y in data.Y], dtype=ft)
+    psi = np.array([_real(x) for x in psi0], dtype=ft)
+    step, guard, lam = ft(_real(eta)), ft(_real(eps)), _real(ridge)
+    blocks = [(0, psi.size)] if param == "W" else [(0, psi.size // 2), (psi.size // 2, psi.size)]
+    out = np.empty((steps + 1, psi.size), dtype=ft)
+    out[0] = psi
+    with np.errstate(all="ignore"):
+        for k in range(1, steps + 1):
+            g = attention_gradient(X, Z, v, Y, param, psi, lam)
+            for a, b in blocks:
+                g[a:b] = g[a:b] / (np.sqrt(np.sum(g[a:b] * g[a:b])) + guard)
+            psi = psi - step * g
+            out[k] = psi
+    return out

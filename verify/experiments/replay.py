@@ -31,7 +31,7 @@ from flint import arb
 
 from verify.data.dataset import format_exact
 from verify.dynamics import gd, gradient_flow, make_parameterization, normalized_gd
-from verify.dynamics.float_replay import replay, replay_joint
+from verify.dynamics.float_replay import replay, replay_attention, replay_joint
 from verify.dynamics.joint_gd import joint_normalized_gd
 from verify.dynamics.observe import Observer
 from verify.errors import Undecided
@@ -78,6 +78,7 @@ class FloatRun:
     errors: list                 # (step, log10 relative error) for the figure (steps with a finite, non-zero error)
     path: list                   # the two plotted coordinates of the plotted iterates
     nonfinite: int | None        # first step where θ is not finite (inf/NaN); None: never
+    more_paths: list = field(default_factory=list)  # further plotted polylines (tfsvm: W z₂)
 
 
 @dataclass
@@ -95,6 +96,7 @@ class CurveResult:
     path: list                   # the two plotted coordinates of the certified iterates (plotted part)
     directions: dict = field(default_factory=dict)  # name → unit SVM direction in the plotted plane (rays)
     seconds: float = 0.0
+    more_paths: list = field(default_factory=list)  # further plotted polylines of the certified run (tfsvm: W z₂)
 
 
 @dataclass
@@ -112,9 +114,16 @@ COLUMNS = {
     "p": (("norm", "norm"), ("one_minus_corr_gmm", "1-corr GMM"), ("one_minus_corr", "1-corr sel")),
     "vp": (("norm_p", "norm p"), ("norm_v", "norm v"), ("one_minus_corr_p_mm", "1-corr p^mm(α)"),
            ("one_minus_corr_p_relax", "1-corr p^relax"), ("one_minus_corr_v_mm", "1-corr v^mm")),
+    "W": (("norm_W", "‖W‖_F"), ("loss_gap", "L - L*"), ("softmax_gap", "1-mean max s"),
+          ("one_minus_corr_fro", "1-corr W^mm_F"), ("one_minus_corr_nuc", "1-corr W^mm_*")),
+    "KQ": (("norm_K", "‖K‖_F"), ("norm_Q", "‖Q‖_F"), ("norm_W", "‖W‖_F"), ("loss_gap", "L - L*"),
+           ("softmax_gap", "1-mean max s"), ("one_minus_corr_fro", "1-corr W^mm_F"), ("one_minus_corr_nuc", "1-corr W^mm_*"),
+           ("ridge_over_grad", "ridge/grad")),
 }
 TREND = {"p": ("one_minus_corr_gmm", "1 − corr(θ(k), p^mm)"),
-         "vp": ("one_minus_corr_p_relax", "1 − corr(p(k), p^relax)")}
+         "vp": ("one_minus_corr_p_relax", "1 − corr(p(k), p^relax)"),
+         "W": ("one_minus_corr_fro", "1 − corr(W(k), W^mm_F)"),
+         "KQ": ("one_minus_corr_nuc", "1 − corr(K(k)Q(k)ᵀ, W^mm_*)")}
 
 
 def _text(x: arb, digits: int = FIGURE_DIGITS) -> str:
@@ -176,11 +185,26 @@ class _Certified:
     """A certified run's iterates and what the comparisons need: the iterates θ(k) as arb vectors, their norms and
     step lengths, the table's rows, ``evaluate(ψ, k, rel)`` → Point, and the plotted coordinates."""
 
-    def __init__(self, kept, rows, evaluate, coords, plotted):
+    def __init__(self, kept, rows, evaluate, coords, plotted, project=None):
         self.thetas = kept
         self.norms = [norm2(t) for t in kept]
         self.steps = [_norm_diff(kept[k], kept[k - 1]) for k in range(1, len(kept))]
         self.rows, self.evaluate, self.coords, self.plotted = rows, evaluate, coords, plotted
+        self.project = project  # iterate (floats) → further plotted points, one per extra polyline (tfsvm: W z_i)
+
+    def polylines(self, iterates) -> list:
+        """With ``project``: one polyline per projected point (the plotted iterates, non-finite points left out);
+        else [``path``]."""
+        if self.project is None:
+            return [self.path(iterates)]
+        lines = None
+        for x in iterates[: self.plotted + 1]:
+            pts = self.project([float(a.mid()) if isinstance(a, arb) else float(a) for a in x])
+            lines = lines or [[] for _ in pts]
+            for line, (a, b) in zip(lines, pts):
+                if math.isfinite(a) and math.isfinite(b):
+                    line.append((a, b))
+        return lines or [[]]
 
     def path(self, iterates) -> list:
         """The plotted coordinates of the first ``plotted`` iterates (arb lists or float arrays; non-finite
@@ -214,8 +238,9 @@ class _Certified:
         stride = max(1, (len(self.thetas) - 1) // 400)
         curve = [(k, log10_abs(e)) for k, e in errs if e is not None and e.is_finite() and e > 0
                  and (k % stride == 0 or k == dep)]
+        lines = self.polylines(it)
         return FloatRun(dtype, dep, _text(dep_err, 4) if dep_err is not None else None,
-                        first_stall(f_steps, self.steps), points, curve, self.path(it), nonfinite)
+                        first_stall(f_steps, self.steps), points, curve, lines[0], nonfinite, lines[1:])
 
     def frozen(self, eta) -> int | None:
         """The first certified step shorter than η/2 (normalised GD's ε at work)."""
@@ -348,6 +373,114 @@ def run_joint_curve(exp, run, dps: int, steps: int, baselines, at_steps, at_norm
                        directions, time.perf_counter() - t0)
 
 
+def ridge_normalized_gd(data, param: str, init, *, steps: int, eta, eps, ridge, dps: int, loss: str = "logistic",
+                        on_state=None, on_step=None) -> None:
+    """Normalised GD on L(ψ) + ridge·‖ψ‖² (the authors' (K, Q) loss ``+ eps*(‖K‖² + ‖Q‖²)``) at the working
+    precision, each factor normalised by its own gradient norm plus ε (``verify.dynamics.gd.factor_blocks``), every
+    iterate the exact midpoint of its update as in ``normalized_gd`` (the iteration is exact given its rounded
+    gradient ∇L + 2·ridge·ψ). ``on_state(k, ψ)`` sees every iterate. ``normalized_gd`` itself has no ridge term."""
+    from verify.dynamics.gd import factor_blocks
+
+    with working_precision(dps):
+        par = make_parameterization(data, param, loss)
+        blocks = factor_blocks(par)
+        step, guard, twice = (to_arb(Fraction(x)) for x in (eta, eps, 2 * Fraction(ridge)))
+        psi = [to_arb(Fraction(x)) for x in init]
+        if on_state:
+            on_state(0, psi)
+        for k in range(1, steps + 1):
+            g = [arb((x + twice * y).mid()) for x, y in zip(par.grad(psi), psi)]
+            new = list(psi)
+            for a, b in blocks:
+                c = step / (norm2(g[a:b]) + guard)
+                new[a:b] = [arb((x - c * y).mid()) for x, y in zip(psi[a:b], g[a:b])]
+            psi = new
+            if on_state:
+                on_state(k, psi)
+            if on_step:
+                on_step(k)
+
+
+def run_attention_curve(exp, run, dps: int, steps: int, baselines, at_steps, at_norms, flow_factor,
+                        tick=None) -> CurveResult:
+    """One curve of a tfsvm experiment (``exp.param`` "W" or "KQ"; TFasSVM/visualization.ipynb): the certified run
+    (``normalized_gd`` for W; for (K, Q) ``ridge_normalized_gd`` with the authors' ε(‖K‖² + ‖Q‖²)), the float runs
+    (``float_replay.replay_attention``), the relative error measured on the iterate ψ itself (W, or (K, Q)), and at
+    the table's rows ‖W‖_F, L − L⋆ (the unregularised loss), 1 − corr to the Frobenius SVM W^mm_F and to the nuclear-norm SVM W^mm_* of the
+    optimal tokens (``exp.svm_select`` "opt"; "final": of the tokens the certified end point selects, as
+    local_converge.ipynb does) (``verify.svm`` kinds W and KQ, certified), 1 − the mean over sequences of the largest
+    softmax probability (the notebook's "softmax probability", as Σ_{t≠r} s_t: no cancellation), and for (K, Q) ‖K‖, ‖Q‖ and the ridge's share
+    ‖2ε·ψ‖/‖∇_ψL‖. The plotted paths (d = 2 only) are W(k)z₁ and W(k)z₂ with the rays W^mm z_i, as the notebook draws. The
+    gradient flow is continued for W only (the ridge-regularised (K, Q) objective has a finite minimiser)."""
+    from verify.models.attention import one_minus_corr
+
+    t0 = time.perf_counter()
+    data = run.dataset()
+    kept = []
+    keep = lambda k, psi: kept.append(list(psi))  # noqa: E731
+    if exp.param == "KQ":
+        ridge_normalized_gd(data, "KQ", run.init, steps=steps, eta=exp.eta, eps=exp.eps, ridge=exp.ridge or 0,
+                            dps=dps, loss=run.loss, on_state=keep, on_step=tick)
+    else:
+        normalized_gd(data, exp.param, eps=exp.eps, steps=steps, eta=exp.eta, dps=dps, loss=run.loss,
+                      init=list(run.init), svm=False, on_state=keep, on_step=tick)
+    with working_precision(dps) as prec:
+        par = make_parameterization(data, exp.param, run.loss)
+        wpar = make_parameterization(data, "W", run.loss)
+        select = "opt" if exp.svm_select == "opt" else wpar.model.selected(par.theta(kept[-1]))
+        refs = {"fro": wpar.svm_reference(select, prec.dps),
+                "nuc": make_parameterization(data, "KQ", run.loss).svm_reference(select, prec.dps)}
+        twice = to_arb(2 * Fraction(exp.ridge or 0))
+        d = data.d
+
+        def evaluate(psi, k, rel):
+            th = par.theta(psi)
+            nt = norm2(th)
+            omc = lambda ref: one_minus_corr(th, ref) if ref is not None and nt > 0 else None  # noqa: E731
+            st = wpar.model.states(th)
+            off = wpar.model.mass_off(th, [x.r for x in st], st)
+            figs = {"norm_W": nt, "loss_gap": wpar.model.excess(th, st), "softmax_gap": sum(off, arb(0)) / len(off),
+                    "one_minus_corr_fro": omc(refs["fro"]), "one_minus_corr_nuc": omc(refs["nuc"])}
+            if exp.param == "KQ":
+                gl = norm2(par.grad(psi))
+                figs = {"norm_K": norm2(psi[:d * d]), "norm_Q": norm2(psi[d * d:]), **figs,
+                        "ridge_over_grad": twice * norm2(psi) / gl if gl > 0 else None}
+            return Point(k, tuple(x.r for x in st), figs, rel, list(psi))
+
+        Zf = [[float(x) for x in q] for q in data.queries()]
+
+        def project(x):  # ψ (floats) → W z₁, W z₂ (the notebook's plotted points)
+            if exp.param == "W":
+                W = [x[a * d:(a + 1) * d] for a in range(d)]
+            else:
+                K, Q = x[:d * d], x[d * d:]
+                W = [[sum(K[a * d + e] * Q[b * d + e] for e in range(d)) for b in range(d)] for a in range(d)]
+            return [tuple(sum(W[a][b] * z[b] for b in range(d)) for a in range(2)) for z in Zf]
+
+        rows = table_steps(at_steps, at_norms, [norm2(par.theta(p)) for p in kept], len(kept) - 1)
+        cert = _Certified(kept, rows, evaluate, (0, 1), min(exp.plotted, len(kept) - 1), project if d == 2 else None)
+        points = [evaluate(kept[k], k, None) for k in rows]
+        directions = {}
+        for name, key in (("W^mm_F", "fro"), ("W^mm_*", "nuc")):
+            if refs[key] is not None and d == 2:
+                ref = [float(x.mid()) for x in refs[key]]
+                for i, z in enumerate(Zf, start=1):
+                    u = [sum(ref[a * d + b] * z[b] for b in range(d)) for a in range(2)]
+                    r = math.hypot(*u)
+                    if r > 0:
+                        directions[f"{name} z{i}"] = (u[0] / r, u[1] / r)
+        floats = {dt: cert.compare(dt, replay_attention(data, exp.param, run.init, eta=exp.eta, eps=exp.eps,
+                                                        ridge=exp.ridge or 0, steps=len(kept) - 1, dtype=dt))
+                  for dt in baselines}
+        frozen = cert.frozen(exp.eta)
+        trend, lines = cert.trend(TREND[exp.param][0]), (cert.polylines(kept) if d == 2 else [[]])
+    flow = None
+    if exp.param == "W":
+        flow = _continue_flow(data, exp, run, kept[-1], points[-1].figures["norm_W"], dps, flow_factor)
+    return CurveResult(run.label, data.name, run.loss, run.init, points, points[-1], frozen, floats, flow, trend,
+                       lines[0], directions, time.perf_counter() - t0, lines[1:])
+
+
 def run_experiment(exp, dps: int, *, baselines=BASELINES, steps: int | None = None, at_steps=None, at_norms=(),
                    flow_factor=10, tick=None, on_curve=None) -> ExperimentResult:
     """Every curve of ``exp`` (see the module docstring); ``tick(k)`` after every certified iteration,
@@ -358,7 +491,7 @@ def run_experiment(exp, dps: int, *, baselines=BASELINES, steps: int | None = No
         at_steps = tuple(k for k in (10, 100, exp.plotted, steps) if k <= steps)
     out = ExperimentResult(exp, dps, steps, tuple(baselines))
     for run in exp.run_list():
-        runner = run_joint_curve if exp.param == "vp" else run_curve
+        runner = {"vp": run_joint_curve, "W": run_attention_curve, "KQ": run_attention_curve}.get(exp.param, run_curve)
         curve = runner(exp, run, dps, steps, baselines, at_steps, at_norms, flow_factor, tick)
         out.curves.append(curve)
         if on_curve:

@@ -11,7 +11,7 @@ from verify.experiments.replay import COLUMNS, DEPARTURE, STALL_FRACTION, TREND
 from verify.report.figures import Figure, Series, render_figure
 
 STYLES = {"certified": "-", "float64": "--", "float32": ":"}
-RAY_COLOURS = ("red", "gray", "green")  # the SVM directions, in the order the curve names them (the GMM first)
+RAY_COLOURS = ("red", "gray", "green", "purple", "orange", "brown")  # the SVM directions, in the order the curve names them (the GMM first)
 
 
 def _init_text(init) -> list:
@@ -24,7 +24,9 @@ def to_json(res) -> dict:
         "experiment": e.id, "paper": e.paper, "figure": e.figure, "title": e.title, "source": e.source,
         "paper_shows": e.shows,
         "algorithm": {"method": e.method, "param": e.param, "eta": e.eta, "eps": e.eps, "steps": res.steps,
-                      "plotted": e.plotted, **({"eps_p": e.eps_p} if e.eps_p else {})},
+                      "plotted": e.plotted, **({"eps_p": e.eps_p} if e.eps_p else {}),
+                      **({"ridge": e.ridge} if e.ridge else {}),
+                      **({"svm_select": e.svm_select} if e.param in ("W", "KQ") else {})},
         "precision": res.dps, "baselines": list(res.baselines),
         "departure_threshold": format_exact(DEPARTURE), "stall_fraction": format_exact(STALL_FRACTION),
         "curves": [{
@@ -54,7 +56,8 @@ def text_lines(res) -> list[str]:
     """The result as a reader's table: per curve, the figures at the table's steps and the float runs' departure."""
     e, js = res.experiment, to_json(res)
     out = [f"{e.id} — {e.figure}: {e.title}",
-           f"  {e.method} on {e.param}, η = {e.eta}, ε = {e.eps}, {res.steps} iterations ({e.source}); "
+           f"  {e.method} on {e.param}, η = {e.eta}, ε = {e.eps}"
+           + (f", loss + {e.ridge}·(‖K‖² + ‖Q‖²)" if e.ridge else "") + f", {res.steps} iterations ({e.source}); "
            f"certified at {res.dps} digits, baselines {', '.join(res.baselines) or 'none'}",
            f"  the paper shows: {e.shows}"]
     for c in js["curves"]:
@@ -109,16 +112,20 @@ def render_paths(res, path: str) -> bool:
     from verify.data.outputs import write_atomic_bytes
 
     f, ax = plt.subplots(figsize=(7.2, 5.4), dpi=110)
-    names = ("p₁", "p₂") if res.experiment.param == "vp" else ("θ₁", "θ₂")
+    names = {"vp": ("p₁", "p₂"), "W": ("(W z_i)₁", "(W z_i)₂"), "KQ": ("(KQᵀz_i)₁", "(KQᵀz_i)₂")}.get(
+        res.experiment.param, ("θ₁", "θ₂"))
     colours = plt.rcParams["axes.prop_cycle"].by_key()["color"]
-    reach = max(max(abs(x), abs(y)) for c in curves for x, y in c.path) or 1.0
+    reach = max(max(abs(x), abs(y)) for c in curves for line in [c.path, *c.more_paths] for x, y in line) or 1.0
     drawn = {}
     for j, c in enumerate(curves):
         col = colours[j % len(colours)]
-        ax.plot(*zip(*c.path), STYLES["certified"], color=col, linewidth=1.6)
+        for line in [c.path, *c.more_paths]:
+            if line:
+                ax.plot(*zip(*line), STYLES["certified"], color=col, linewidth=1.6)
         for d, fr in c.floats.items():
-            if fr.path:
-                ax.plot(*zip(*fr.path), STYLES[d], color=col, linewidth=1.2)
+            for line in [fr.path, *fr.more_paths]:
+                if line:
+                    ax.plot(*zip(*line), STYLES[d], color=col, linewidth=1.2)
         for name, (ux, uy) in c.directions.items():
             if name not in drawn:
                 ray = RAY_COLOURS[len(drawn) % len(RAY_COLOURS)]
