@@ -114,7 +114,7 @@ def _check_state(traj, par, psi, k0: int, dps: int) -> None:
 
 
 def _run(method, source, param, steps, eta, dps, loss, init, svm, progress, resume, eps, until_norm, m, seed,
-         until_logt=None, on_step=None, on_state=None):
+         until_logt=None, on_step=None, on_state=None, ridge=None):
     t0 = time.perf_counter()
     with working_precision(dps) as prec:
         if resume is not None:
@@ -175,6 +175,11 @@ def _run(method, source, param, steps, eta, dps, loss, init, svm, progress, resu
         target_t = arb(str(until_logt)) if (until_logt is not None and method == "gd") else None
         eps = arb(str(epsq))
         blocks = factor_blocks(par) if method == "ngd" else None
+        if resume is not None:
+            ridge = traj.meta.get("ridge")
+        elif ridge is not None:
+            traj.meta["ridge"] = exact_text(exact_number(ridge, "ridge"))
+        twice = 2 * arb(str(exact_number(ridge, "ridge"))) if ridge is not None else None
 
         def clock(k):
             t = k * eta
@@ -188,7 +193,9 @@ def _run(method, source, param, steps, eta, dps, loss, init, svm, progress, resu
         done, gn = k0, None
         try:
             for k in range(k0 + 1, k0 + steps + 1):
-                g = [arb(x.mid()) for x in par.grad(psi)]
+                g = par.grad(psi)
+                # the objective's gradient, rounded once: ∇L, or ∇L + 2·ridge·ψ for L + ridge·‖ψ‖²
+                g = [arb(x.mid()) for x in g] if twice is None else [arb((x + twice * y).mid()) for x, y in zip(g, psi)]
                 grads += 1
                 gn = norm2(g)
                 if method == "gd":
@@ -246,9 +253,11 @@ def gd(source, param: str = "p", *, steps: int = 1000, eta=None, dps: int = 50, 
 
 def normalized_gd(source, param: str = "p", *, steps: int = 1000, eta="0.1", eps=0, dps: int = 50,
                   loss="logistic", init=None, svm: bool = True, progress=None, resume: Trajectory | None = None,
-                  until_norm=None, m=None, seed: int = 0, on_step=None, on_state=None) -> Trajectory:
+                  until_norm=None, m=None, seed: int = 0, on_step=None, on_state=None, ridge=None) -> Trajectory:
     """Normalised GD ψ ← ψ − η∇L/(‖∇L‖ + ε) (per factor for (K, Q) and (k, q)); records ``s`` = k (iterations),
     ``log_t`` None. ε is exact (``"1e-9"`` is 10⁻⁹ exactly) and is read back from a resumed run. ``on_state(k, ψ)``
-    sees every iterate (k = 0 the start), for a caller that needs more than the sparse records."""
+    sees every iterate (k = 0 the start), for a caller that needs more than the sparse records. ``ridge`` (exact,
+    ≥ 0) descends L(ψ) + ridge·‖ψ‖² instead (the authors' (K, Q) runs add ε(‖K‖² + ‖Q‖²), TFasSVM/*.ipynb); the
+    records still show L."""
     return _run("ngd", source, param, steps, eta, dps, loss, init, svm, progress, resume, eps, until_norm, m, seed,
-                None, on_step, on_state)
+                None, on_step, on_state, ridge)

@@ -373,38 +373,10 @@ def run_joint_curve(exp, run, dps: int, steps: int, baselines, at_steps, at_norm
                        directions, time.perf_counter() - t0)
 
 
-def ridge_normalized_gd(data, param: str, init, *, steps: int, eta, eps, ridge, dps: int, loss: str = "logistic",
-                        on_state=None, on_step=None) -> None:
-    """Normalised GD on L(ψ) + ridge·‖ψ‖² (the authors' (K, Q) loss ``+ eps*(‖K‖² + ‖Q‖²)``) at the working
-    precision, each factor normalised by its own gradient norm plus ε (``verify.dynamics.gd.factor_blocks``), every
-    iterate the exact midpoint of its update as in ``normalized_gd`` (the iteration is exact given its rounded
-    gradient ∇L + 2·ridge·ψ). ``on_state(k, ψ)`` sees every iterate. ``normalized_gd`` itself has no ridge term."""
-    from verify.dynamics.gd import factor_blocks
-
-    with working_precision(dps):
-        par = make_parameterization(data, param, loss)
-        blocks = factor_blocks(par)
-        step, guard, twice = (to_arb(Fraction(x)) for x in (eta, eps, 2 * Fraction(ridge)))
-        psi = [to_arb(Fraction(x)) for x in init]
-        if on_state:
-            on_state(0, psi)
-        for k in range(1, steps + 1):
-            g = [arb((x + twice * y).mid()) for x, y in zip(par.grad(psi), psi)]
-            new = list(psi)
-            for a, b in blocks:
-                c = step / (norm2(g[a:b]) + guard)
-                new[a:b] = [arb((x - c * y).mid()) for x, y in zip(psi[a:b], g[a:b])]
-            psi = new
-            if on_state:
-                on_state(k, psi)
-            if on_step:
-                on_step(k)
-
-
 def run_attention_curve(exp, run, dps: int, steps: int, baselines, at_steps, at_norms, flow_factor,
                         tick=None) -> CurveResult:
     """One curve of a tfsvm experiment (``exp.param`` "W" or "KQ"; TFasSVM/visualization.ipynb): the certified run
-    (``normalized_gd`` for W; for (K, Q) ``ridge_normalized_gd`` with the authors' ε(‖K‖² + ‖Q‖²)), the float runs
+    (``normalized_gd``; for (K, Q) with ``ridge``, the authors' ε(‖K‖² + ‖Q‖²)), the float runs
     (``float_replay.replay_attention``), the relative error measured on the iterate ψ itself (W, or (K, Q)), and at
     the table's rows ‖W‖_F, L − L⋆ (the unregularised loss), 1 − corr to the Frobenius SVM W^mm_F and to the nuclear-norm SVM W^mm_* of the
     optimal tokens (``exp.svm_select`` "opt"; "final": of the tokens the certified end point selects, as
@@ -418,12 +390,9 @@ def run_attention_curve(exp, run, dps: int, steps: int, baselines, at_steps, at_
     data = run.dataset()
     kept = []
     keep = lambda k, psi: kept.append(list(psi))  # noqa: E731
-    if exp.param == "KQ":
-        ridge_normalized_gd(data, "KQ", run.init, steps=steps, eta=exp.eta, eps=exp.eps, ridge=exp.ridge or 0,
-                            dps=dps, loss=run.loss, on_state=keep, on_step=tick)
-    else:
-        normalized_gd(data, exp.param, eps=exp.eps, steps=steps, eta=exp.eta, dps=dps, loss=run.loss,
-                      init=list(run.init), svm=False, on_state=keep, on_step=tick)
+    normalized_gd(data, exp.param, eps=exp.eps, steps=steps, eta=exp.eta, dps=dps, loss=run.loss,
+                  init=list(run.init), svm=False, on_state=keep, on_step=tick,
+                  ridge=(exp.ridge or 0) if exp.param == "KQ" else None)
     with working_precision(dps) as prec:
         par = make_parameterization(data, exp.param, run.loss)
         wpar = make_parameterization(data, "W", run.loss)
