@@ -1,0 +1,206 @@
+"""verify.kit.global_descent (mutation tests): ``gd_limits`` decides "‖∇L(θ(k))‖ → 0" and "‖θ(k)‖ → ∞" on the last
+``rules.TAIL_POINTS`` checkpoints of a GD run, and a failure counts only when the descent lemma forbids the run from
+staying there (Σ_k ‖∇L‖² ≤ 2(L(θ(0)) − L⋆)/η) — both sides of each condition on hand-built runs whose numbers are
+derived here; ``gd_limits_until_decided`` lengthens the run only while a rule is undecided."""
+import math
+
+import pytest
+from flint import arb
+
+from verify.claims import rules
+from verify.kit import global_descent as G
+from verify.kit.global_descent import GDRun, gd_limits
+from verify.numbers.precision import working_precision
+
+TAIL = (1000, 2000, 4000, 8000)   # the last TAIL_POINTS checkpoints; K = 8000
+
+
+def _run(grads, thetas, loss0, eta=1, g0=1):
+    """A run with checkpoints 0 and TAIL: ‖∇L‖ = g0 then ``grads``; θ = (0,) then ``thetas`` (1-D); L(θ(0)) − L⋆ =
+    ``loss0``."""
+    assert len(grads) == len(thetas) == rules.TAIL_POINTS == len(TAIL)
+    run = GDRun(eta=arb(eta))
+    run.steps = [0, *TAIL]
+    run.grad_norms = [arb(g0)] + [arb(g) for g in grads]
+    run.points = [[arb(0)]] + [[arb(x)] for x in thetas]
+    run.norms = [abs(p[0]) for p in run.points]
+    run.losses = [arb(loss0)] + [arb(loss0) / 2] * len(TAIL)
+    return run
+
+
+def _log_growth():
+    return [math.log1p(k) for k in TAIL]   # ‖θ(k) − θ(0)‖ = ln(1 + ηk/t₀) with η = t₀ = 1: exponent 1
+
+
+def test_a_decaying_gradient_and_a_growing_norm_hold():
+    with working_precision(30):
+        grad, norm = gd_limits(_run([1 / (k + 1) for k in TAIL], _log_growth(), 1), dps=30)
+    assert grad.rule.holds is True and norm.rule.holds is True
+    assert "k = 8000" in grad.quantity and "t₀ = 1/‖∇L(θ(0))‖ = 1" in grad.quantity
+
+
+def test_a_gradient_plateau_fails_only_beyond_the_descent_lemmas_budget():
+    """‖∇L‖ = 1/10 at the tail. L(θ(0)) − L⋆ = 1/100: at most 2·(1/100)/(1·(1/10)²) = 2 steps with ‖∇L‖ ≥ 1/10,
+    far below K = 8000 → the plateau is real (fails). L(θ(0)) − L⋆ = 10⁴: 2·10⁶ such steps are allowed ≥ K → a
+    pre-asymptotic plateau: undecided, and the detail gives the budget."""
+    with working_precision(30):
+        grad, _ = gd_limits(_run([0.1] * 4, _log_growth(), 0.01), dps=30)
+        assert grad.rule.holds is False
+        grad, _ = gd_limits(_run([0.1] * 4, _log_growth(), 10**4), dps=30)
+    assert grad.rule.holds is None and "not confirmed" in grad.rule.detail and "2e+06 steps" in grad.rule.detail
+    # m = 1/8 (exact in binary): L0 = 62.5 gives the budget 2·62.5·64 = 8000 = K exactly — not < K, still undecided
+    # (the comparison is strict); L0 = 62.25 gives 7968 < K — the plateau is confirmed
+    with working_precision(30):
+        grad, _ = gd_limits(_run([0.125] * 4, _log_growth(), 62.5), dps=30)
+        assert grad.rule.holds is None and "8e+03 steps" in grad.rule.detail
+        grad, _ = gd_limits(_run([0.125] * 4, _log_growth(), 62.25), dps=30)
+        assert grad.rule.holds is False
+
+
+def test_the_clock_starts_at_one_over_the_first_gradient():
+    """‖∇L(θ(0))‖ = 2 → t₀ = 1/2 (named in the item); ‖∇L(θ(0))‖ = 0 → t₀ = 1."""
+    with working_precision(30):
+        grad, _ = gd_limits(_run([1 / (k + 1) for k in TAIL], _log_growth(), 1, g0=2), dps=30)
+        assert "= 0.5)" in grad.quantity
+        grad, _ = gd_limits(_run([1 / (k + 1) for k in TAIL], _log_growth(), 1, g0=0), dps=30)
+        assert "= 1)" in grad.quantity
+
+
+def test_a_gradient_that_is_zero_to_every_digit_holds():
+    with working_precision(30):
+        grad, _ = gd_limits(_run([1e-40] * 4, _log_growth(), 1), dps=30)
+    assert grad.rule.holds is True
+
+
+def test_a_stalled_distance_fails_unless_the_ball_bound_allows_the_stay():
+    """θ = 5 at every tail checkpoint (distance 5: exponent 0 < STALL_EXPONENT) → fails. With a ball bound c(R)
+    (‖∇L‖ ≥ c on ‖θ‖ ≤ R): c = 1 gives 2·L0/(η c²) = 2 < K (the stall is real: fails); c = 1/1000 gives 2·10⁶ ≥ K
+    (undecided, naming the ball's radius 5)."""
+    stall = [5.0] * 4
+    with working_precision(30):
+        _, norm = gd_limits(_run([1 / (k + 1) for k in TAIL], stall, 1), dps=30)
+        assert norm.rule.holds is False
+        _, norm = gd_limits(_run([1 / (k + 1) for k in TAIL], stall, 1), dps=30, ball_bound=lambda R: arb(1))
+        assert norm.rule.holds is False
+        seen = []
+        _, norm = gd_limits(_run([1 / (k + 1) for k in TAIL], stall, 1), dps=30,
+                            ball_bound=lambda R: seen.append(R) or arb("0.001"))
+    assert norm.rule.holds is None and "2e+06 steps in ‖θ‖ ≤ 5" in norm.rule.detail
+    assert len(seen) == 1 and seen[0] >= 5  # the ball of the largest tail norm (its upper end)
+
+
+def test_a_growing_distance_with_a_shrinking_norm_is_undecided():
+    """θ(k) = 10 − ln(1 + k) from θ(0) = 10: the distance grows like ln(1 + k) but ‖θ(k)‖ decreases (towards a finite
+    limit?) → undecided, said."""
+    with working_precision(30):
+        run = _run([1 / (k + 1) for k in TAIL], [10 - x for x in _log_growth()], 1)
+        run.points[0] = [arb(10)]
+        run.norms[0] = arb(10)
+        _, norm = gd_limits(run, dps=30)
+    assert norm.rule.holds is None and "does not increase" in norm.rule.detail
+
+
+def test_the_budget_text():
+    assert G._count(None) == "∞"
+    assert G._count(arb(2000000)) == "2e+06"
+
+
+def test_the_run_is_lengthened_only_while_a_rule_is_undecided(monkeypatch):
+    """A stand-in GDLockstep records what it was asked; gd_limits answers undecided on the first length and decided
+    on the second: the runs stop at the second length, the first advance asks for tail_checkpoints(5000), the second
+    for the doubled run's tail only."""
+    asked = []
+
+    class Lockstep:
+        def __init__(self, model, starts, eta, q, quantity, tally):
+            self.starts = starts
+
+        def advance(self, checkpoints):
+            asked.append(tuple(checkpoints))
+            return [f"run{len(asked)}-{s}" for s in self.starts]
+
+    def limits(run, symbol, dps, ball_bound):
+        decided = None if run.startswith("run1") else True
+        rule = rules.Decision(decided, "stand-in", "")
+        return (type("E", (), {"rule": rule})(), type("E", (), {"rule": rule})())
+
+    monkeypatch.setattr(G, "GDLockstep", Lockstep)
+    monkeypatch.setattr(G, "gd_limits", limits)
+    runs, items, K = G.gd_limits_until_decided(None, ["a", "b"], arb(1), lengths=(5000, 10000, 20000))
+    assert K == 10000 and runs == ["run2-a", "run2-b"] and len(items) == 2
+    assert asked == [tuple(G.tail_checkpoints(5000)), tuple(G.tail_checkpoints(10000, early=()))]
+    # decided at once: one advance, K the first length
+    asked.clear()
+    monkeypatch.setattr(G, "gd_limits", lambda run, *a: limits("run2", *a))
+    _, _, K = G.gd_limits_until_decided(None, ["a"], arb(1), lengths=(5000, 10000))
+    assert K == 5000 and len(asked) == 1
+
+
+@pytest.mark.parametrize("holds", [False])
+def test_a_failed_rule_ends_the_lengthening(monkeypatch, holds):
+    """A rule that fails is decided: no longer run."""
+    asked = []
+
+    class Lockstep:
+        def __init__(self, *a):
+            pass
+
+        def advance(self, checkpoints):
+            asked.append(checkpoints)
+            return ["r"]
+
+    rule = rules.Decision(holds, "stand-in", "")
+    monkeypatch.setattr(G, "GDLockstep", Lockstep)
+    monkeypatch.setattr(G, "gd_limits", lambda *a: (type("E", (), {"rule": rule})(), type("E", (), {"rule": rule})()))
+    _, _, K = G.gd_limits_until_decided(None, ["a"], arb(1), lengths=(5000, 10000))
+    assert K == 5000 and len(asked) == 1
+
+
+# ----- stationary_evidence: the items it adds, counted and named, with values derived here --------------------------
+def _stationary(steps=30, figure=True, inits=None, q_given=True):
+    from fractions import Fraction
+
+    from verify.claims import Outcome
+    from verify.data import mmts as M
+    from verify.geometry.stationarity import assumption_b, gmm
+    from verify.kit.global_descent import stationary_evidence, step_size_p
+
+    data = M.mmts_fig1a()
+    out = Outcome()
+    with working_precision(30) as prec:
+        eta, _ = step_size_p(data)
+        q = list(gmm(data, "p", 30).solution) if q_given else None
+        gaps = assumption_b(data).gaps if q_given else None
+        stationary_evidence(out, data, prec, "p", q, gaps, eta, steps=steps, figure=figure, inits=inits)
+    return out, q, Fraction
+
+
+def test_stationary_evidence_items_and_their_counts():
+    """Fig. 1(a), 30 steps: starts 0 (30 steps) and −2q/‖q‖∞ (max(1, 30 // 3) = 10 steps); per start the projection
+    Tally, two ball-step budgets (R = 1, 10: radii[:2]), the norm (decided from 0, reported otherwise) and the gradient
+    norm; the sign Tally and four ball bounds c(R) > 0 before them."""
+    out, q, F = _stationary()
+    names = [e.quantity for e in out.evidence]
+    assert sum("certified inf of ‖∇L(p)‖ over the ball" in n for n in names) == 4
+    budgets = [e for e in out.evidence if "certified max number of steps" in e.quantity]
+    assert [n.quantity.rsplit("≤ ", 1)[1] for n in budgets] == ["1", "10", "1", "10"]
+    # c(R) decreases with R, so the step budget in the larger ball is at least the smaller one's, for each start
+    assert budgets[1].value >= budgets[0].value and budgets[3].value >= budgets[2].value
+    assert any("GD from p(0) = 0: ‖p(t)‖ → ∞ (value at t = 30" in n for n in names)
+    assert any(n == "GD from p(0) = −2·q/‖q‖∞ (anti-aligned): ‖p(t)‖ at t = 10" for n in names)
+    assert any(n == "GD from p(0) = 0: ‖∇L(p(t))‖ at t = 30" for n in names)
+    assert out.range == "t ≤ 30 GD steps"
+    # the anti-aligned start: ⟨θ(0), q⟩/‖q‖ = −2‖q‖/‖q‖∞; p^mm = (−0.1, 1, 0)/1.01 → −2·√1.01 = −2.00998
+    start = -2 * math.sqrt(sum(float(x) ** 2 for x in q)) / max(abs(float(x)) for x in q)
+    assert abs(start + 2 * math.sqrt(1.01)) < 1e-12
+    proj = [e for e in out.evidence if "min over 10 steps of ⟨p(t+1) − p(t), p^mm⟩" in e.quantity]
+    assert len(proj) == 1 and f"went from {start:.6g}" in (proj[0].note or "")
+    assert [f.name for f in out.figures] == ["norm"] and len(out.figures[0].series) >= 2
+
+
+def test_stationary_evidence_without_q_decides_the_gradient_at_zero_and_starts_at_2e1():
+    out, _, _ = _stationary(q_given=False, figure=False)
+    names = [e.quantity for e in out.evidence]
+    assert names[0].startswith("‖∇L(0)‖ computed exactly")
+    assert any(n == "GD from p(0) = 2·e₁: ‖p(t)‖ at t = 10" for n in names)
+    assert not any("certified max number of steps" in n for n in names) and not out.figures
