@@ -204,3 +204,14 @@ def test_stationary_evidence_without_q_decides_the_gradient_at_zero_and_starts_a
     assert names[0].startswith("‖∇L(0)‖ computed exactly")
     assert any(n == "GD from p(0) = 2·e₁: ‖p(t)‖ at t = 10" for n in names)
     assert not any("certified max number of steps" in n for n in names) and not out.figures
+
+
+def test_zero_means_ten_to_minus_dps_and_nothing_without_dps():
+    """‖∇L‖ = 10⁻³¹ at the tail: zero to every digit at dps = 30 (10⁻³¹ ≤ 10⁻³⁰: holds); without ``dps`` there is no
+    such zero, and a constant tail is a plateau the descent lemma cannot confirm (2·1/(10⁻³¹)² ≫ K): undecided, the
+    rule still named decays."""
+    with working_precision(40):
+        grad, _ = gd_limits(_run([1e-31] * 4, _log_growth(), 1), dps=30)
+        assert grad.rule.holds is True
+        grad, _ = gd_limits(_run([1e-31] * 4, _log_growth(), 1))
+    assert grad.rule.holds is None and grad.rule.rule.startswith("decays") and "not confirmed" in grad.rule.detail
