@@ -215,3 +215,44 @@ def test_zero_means_ten_to_minus_dps_and_nothing_without_dps():
         assert grad.rule.holds is True
         grad, _ = gd_limits(_run([1e-31] * 4, _log_growth(), 1))
     assert grad.rule.holds is None and grad.rule.rule.startswith("decays") and "not confirmed" in grad.rule.detail
+
+
+# ----- norm_ball and norm_series -------------------------------------------------------------------------------------
+def test_norm_ball_is_the_norm_and_stays_in_the_reals():
+    """(3, 4) → 5 exactly; a vector whose square sum's ball reaches below 0 (entries 0 ± 10⁻¹⁰) → the ball [0, h] with
+    h ≥ √(upper end of the square sum), centred at h/2 (its lower end below 0 only by the radius's rounding); the zero
+    vector → exactly 0."""
+    from verify.kit.global_descent import norm_ball
+
+    with working_precision(30):
+        five = norm_ball([arb(3), arb(4)])
+        assert five.contains(5) and five.rad() < 1e-25
+        v = [arb(0, 1e-10)]
+        s2_upper = float((v[0] * v[0]).upper())
+        b = norm_ball(v)
+        assert b.contains(0) and b.lower() >= -1e-8 * b.upper() and b.upper() >= math.sqrt(s2_upper) * (1 - 1e-12)
+        assert abs(float(b.mid()) - float(b.upper()) / 2) < 1e-8 * float(b.upper()) and b.upper() < 3e-10
+        z = norm_ball([arb(0), arb(0)])
+        assert z == 0 and z.rad() == 0
+
+
+def test_norm_series_draws_norms_projections_and_the_log_fit():
+    """Checkpoints 0, 1, 10, 100, 1000 with ‖θ(t)‖ = 2 + 3 ln t (t > 0): the norm series skips t = 0, the projection
+    series is drawn when there are projections, and the fit over the last 5 checkpoints recovers 2 + 3 ln t (only when
+    asked)."""
+    from verify.kit.global_descent import norm_series
+
+    run = GDRun(eta=arb(1))
+    run.steps = [0, 1, 10, 100, 1000]
+    run.norms = [arb(7)] + [arb(2 + 3 * math.log(t)) for t in run.steps[1:]]
+    run.projections = [arb(-1)] + [arb(1 + math.log(t)) for t in run.steps[1:]]
+    with working_precision(30):
+        series = norm_series(run, "0", "p", fit=True)
+        assert [s.x for s in series[:2]] == [[1, 10, 100, 1000]] * 2
+        assert series[0].y == [2 + 3 * math.log(t) for t in (1, 10, 100, 1000)]
+        assert series[1].y == [1 + math.log(t) for t in (1, 10, 100, 1000)]
+        assert len(series) == 3 and series[2].label == "fit 2 + 3 ln t (last 5 checkpoints)"
+        assert series[2].x == [1, 10, 100, 1000]
+        assert all(abs(y - (2 + 3 * math.log(t))) < 1e-9 for t, y in zip(series[2].x, series[2].y))
+        run.projections = []
+        assert len(norm_series(run, "0", "p", fit=False)) == 1

@@ -458,7 +458,9 @@ def gd_limits(run: GDRun, symbol: str = "θ", dps: int | None = None, ball_bound
 
 
 def norm_ball(v) -> arb:
-    """‖v‖₂ as a ball inside [0, ∞) (a square sum whose ball reaches below 0 has no real square root)."""
+    """‖v‖₂ as a ball: the square root when the square sum is certainly positive; otherwise (a square sum whose ball
+    reaches below 0 has no real square root) the ball centred at h/2 with radius h/2, h ≥ √(its upper end) — it holds
+    [0, h]; its lower end dips below 0 only by the radius's upward rounding (≈ 2⁻³⁰·h)."""
     s2 = dot(v, v)
     if s2 > 0:
         return s2.sqrt()
