@@ -256,3 +256,49 @@ def test_norm_series_draws_norms_projections_and_the_log_fit():
         assert all(abs(y - (2 + 3 * math.log(t))) < 1e-9 for t, y in zip(series[2].x, series[2].y))
         run.projections = []
         assert len(norm_series(run, "0", "p", fit=False)) == 1
+
+
+def test_stationary_evidence_states_what_it_covered():
+    """(i) names the probe points and, with the gaps, the balls up to R = 1000; (ii) the two starts and η."""
+    out, _, _ = _stationary()
+    assert len(out.covers) == 2
+    assert out.covers[0].endswith("(‖p‖∞ ≤ 1000) and every p with ‖p‖ ≤ 1000 (certified c(R) on the balls)")
+    assert out.covers[1] == "(ii) GD from p(0) ∈ {0, −2·q/‖q‖∞ (anti-aligned)}, η = 1/L rounded down"
+
+
+def test_without_q_the_gradient_at_zero_is_the_uniform_attention_formula():
+    """q = None on Fig. 1(a): at p = 0 the attention is uniform, so ∇L(0) = ℓ'(γ̄)·(1/T)Σ_t (γ_t − γ̄)k_t with
+    γ = (1, 9/10, 9/10), keys (−1/10, 1, 0), (1, 0, 0), (0, 0, 0), ℓ'(u) = −1/(1 + e^u): recomputed with mpmath."""
+    import mpmath
+
+    out, _, _ = _stationary(q_given=False, figure=False)
+    item = out.evidence[0]
+    with mpmath.workdps(40):
+        g = [mpmath.mpf(1), mpmath.mpf(9) / 10, mpmath.mpf(9) / 10]
+        k = [(mpmath.mpf(-1) / 10, 1, 0), (1, 0, 0), (0, 0, 0)]
+        gbar = sum(g) / 3
+        lp = -1 / (1 + mpmath.exp(gbar))
+        grad = [lp * sum((gt - gbar) * kt[j] for gt, kt in zip(g, k)) / 3 for j in range(3)]
+        want = mpmath.sqrt(sum(x * x for x in grad))
+    assert item.relation == ">" and abs(float(item.value.mid()) - float(want)) < 1e-15 * float(want)
+
+
+def test_descent_hypotheses_name_what_fails():
+    """A tied optimal token with require_b=False: the one hypothesis "unique optimal token …" is not met ("opt
+    tied"); with require_b, Assumption B carries assumption_b's own detail."""
+    from verify import Dataset
+    from verify.data import mmts as M
+    from verify.geometry.stationarity import assumption_b
+    from verify.kit.global_descent import ASSUMPTION_B, descent_hypotheses
+
+    tied = Dataset.make(X=[[(1, 0, 1), (0, 1, 1), (0, 0, 0)]], Y=[1], v=[0, 0, 1], name="tied")
+    with working_precision(30):
+        hyps, _, res = descent_hypotheses(tied, "p", "logistic", 30, require_b=False)
+        assert res is None
+        bad = [h for h in hyps if h.met is False]
+        assert [(h.name, h.detail) for h in bad] == [("unique optimal token (p^mm of α = opt defined)", "opt tied")]
+        data = M.mmts_fig1a()
+        hyps, B, res = descent_hypotheses(data, "p", "logistic", 30)
+    b = [h for h in hyps if h.name == ASSUMPTION_B][0]
+    assert b.met is True and b.detail == assumption_b(data).detail and res.status == "optimal"
+    assert hyps[-1].name.startswith("ATT-SVM(opt) feasible")
