@@ -302,3 +302,35 @@ def test_descent_hypotheses_name_what_fails():
     b = [h for h in hyps if h.name == ASSUMPTION_B][0]
     assert b.met is True and b.detail == assumption_b(data).detail and res.status == "optimal"
     assert hyps[-1].name.startswith("ATT-SVM(opt) feasible")
+
+
+def test_the_step_budgets_and_the_reported_norm_are_what_they_say():
+    """The budget item is ⌈2(L(θ(0)) − L⋆)/(η c(R)²)⌉ (upper end) with c(R) the ball bound; the anti-aligned start's
+    reported ‖p(10)‖ is the norm after 10 GD steps θ ← mid(θ − η∇L(θ)) from −2q/‖q‖∞, run here with the model."""
+    from fractions import Fraction
+
+    from verify.data import mmts as M
+    from verify.geometry.stationarity import assumption_b, ball_lower_bound
+    from verify.kit.global_descent import step_size_p
+    from verify.models.attention import LinearLogitModel, norm2
+    from verify.numbers.precision import to_arb
+
+    out, q, _ = _stationary()
+    data = M.mmts_fig1a()
+    with working_precision(30):
+        eta, _ = step_size_p(data)
+        model = LinearLogitModel.from_dataset(data, "p", "logistic")
+        gaps = assumption_b(data).gaps
+        m = max(abs(Fraction(x)) for x in q)
+        th0 = [to_arb(-2 * Fraction(x) / m) for x in q]
+        budgets = [e for e in out.evidence if "certified max number of steps" in e.quantity]
+        for item, (label, start, R) in zip(budgets, [("0", [arb(0)] * 3, "1"), ("0", [arb(0)] * 3, "10"),
+                                                     ("anti", th0, "1"), ("anti", th0, "10")]):
+            c = ball_lower_bound(model, q, R, gaps)
+            want = 2 * model.excess(start) / (eta * c * c)
+            assert item.value.contains(arb(want.upper())) or abs(item.value - want.upper()) < want * 1e-25, (label, R)
+        th = list(th0)
+        for _ in range(10):
+            th = [arb((x - eta * g).mid()) for x, g in zip(th, model.grad(th))]
+        reported = [e for e in out.evidence if e.quantity.endswith("(anti-aligned): ‖p(t)‖ at t = 10")][0]
+        assert abs(reported.value - norm2(th)) < 1e-25
