@@ -334,3 +334,44 @@ def test_the_step_budgets_and_the_reported_norm_are_what_they_say():
             th = [arb((x - eta * g).mid()) for x, g in zip(th, model.grad(th))]
         reported = [e for e in out.evidence if e.quantity.endswith("(anti-aligned): ‖p(t)‖ at t = 10")][0]
         assert abs(reported.value - norm2(th)) < 1e-25
+
+
+def test_gd_checkpoints_records_exact_gd_at_the_checkpoints():
+    """Checkpoints (0, 1, 3): the recorded points are 0, 1 and 3 steps of θ ← mid(θ − η∇L(θ)) (rerun here), with
+    ‖∇L‖ and L − L⋆ at those points and the projection on q."""
+    from verify.data import mmts as M
+    from verify.kit.global_descent import gd_checkpoints, step_size_p
+    from verify.models.attention import LinearLogitModel, dot
+
+    data = M.mmts_fig1a()
+    with working_precision(30):
+        eta, _ = step_size_p(data)
+        model = LinearLogitModel.from_dataset(data, "p", "logistic")
+        run = gd_checkpoints(model, (0, 1, 0), eta, (0, 1, 3), q=(0, 1, 0), quantity="x")
+        th, seen = [arb(0), arb(1), arb(0)], {}
+        for t in range(4):
+            seen[t] = th
+            th = [arb((x - eta * g).mid()) for x, g in zip(th, model.grad(th))]
+        assert run.steps == [0, 1, 3]
+        for k, t in enumerate((0, 1, 3)):
+            assert all(abs(a - b) < 1e-28 for a, b in zip(run.points[k], seen[t]))
+            g = model.grad(seen[t])
+            assert abs(run.grad_norms[k] - dot(g, g).sqrt()) < 1e-25
+            assert abs(run.losses[k] - model.excess(seen[t])) < 1e-25
+            assert abs(run.projections[k] - seen[t][1]) < 1e-28  # ⟨θ, e₂⟩/‖e₂‖
+
+
+def test_norm_trend_and_divergence_evidence_say_what_was_computed():
+    from verify.kit.global_descent import divergence_evidence, norm_trend
+
+    run = GDRun(eta=arb(1))
+    run.steps = [0, 1, 10, 100, 1000]
+    run.norms = [arb(0)] + [arb(2 + 3 * math.log(t)) for t in run.steps[1:]]
+    with working_precision(30):
+        text = norm_trend(run, "p", arb(5))
+        assert text.startswith("‖p(t)‖ = 8.90776, 15.8155, 22.7233 at t = 10, 100, 1000")
+        assert "≈ 2 + 3·ln t" in text and text.endswith("(late-time theory: b → ‖p^mm‖ = 5)")
+        assert "late-time" not in norm_trend(run, "p")
+        e = divergence_evidence(run, "q", note="extra")
+    assert e.value == run.norms[-1] and e.rule.holds is True and e.note.endswith("; extra")
+    assert e.note.startswith(e.rule.detail)
