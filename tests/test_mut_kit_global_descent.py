@@ -375,3 +375,25 @@ def test_norm_trend_and_divergence_evidence_say_what_was_computed():
         e = divergence_evidence(run, "q", note="extra")
     assert e.value == run.norms[-1] and e.rule.holds is True and e.note.endswith("; extra")
     assert e.note.startswith(e.rule.detail)
+
+
+def test_descent_probes_include_the_other_selections_rays_for_p_only():
+    """Fig. 1(b): the ATT-SVM directions of the other feasible selections — α = (2) (p^mm = (1, 0, 0), token (1, 0) is
+    the LMM) and α = (3) ((−1, −11/10, 0): k₃ − k₁ = (0.1, −1), k₃ − k₂ = (−1, 0) ⇒ p₁ ≤ −1 and 0.1p₁ − p₂ ≥ 1 are
+    active) — are probe directions, each also mixed into q; every direction is probed at each scale. W has no such
+    rays (the list is p's)."""
+    from fractions import Fraction as Q
+
+    from verify.data import mmts as M
+    from verify.geometry.stationarity import gmm
+    from verify.kit.global_descent import descent_probes
+
+    data = M.mmts_fig1b()
+    with working_precision(30):
+        q = list(gmm(data, "p", 30).solution)
+        dirs, pts = descent_probes(data, "p", q, ("1", "10"), 2, 30)
+    rays = {label: tuple(v) for label, v in dirs if label.startswith("max-margin direction of α")}
+    assert rays == {"max-margin direction of α = (1,)": (Q(1), Q(0), Q(0)),
+                    "max-margin direction of α = (2,)": (Q(-1), Q(-11, 10), Q(0))}
+    assert sum(label.startswith("q + ½·(max-margin direction") for label, _ in dirs) == 2
+    assert len(pts) == 2 * len(dirs) and sum(label.startswith("random") for label, _ in dirs) == 2
