@@ -397,3 +397,39 @@ def test_descent_probes_include_the_other_selections_rays_for_p_only():
                     "max-margin direction of α = (2,)": (Q(-1), Q(-11, 10), Q(0))}
     assert sum(label.startswith("q + ½·(max-margin direction") for label, _ in dirs) == 2
     assert len(pts) == 2 * len(dirs) and sum(label.startswith("random") for label, _ in dirs) == 2
+
+
+def test_the_lockstep_runs_are_each_starts_own_gd_and_resume():
+    """Two starts on Fig. 1(b) in lockstep, checkpoints (0, 2, 5) then resumed to (5, 9): every recorded point, norm,
+    gradient norm, loss, selection and projection equals the start's own GD rerun step by step here; the projection
+    Tally counts one decided item per step for the flagged start only."""
+    from fractions import Fraction as Q
+
+    from verify.data import mmts as M
+    from verify.kit.global_descent import GDLockstep, step_size_p
+    from verify.models.attention import LinearLogitModel, dot
+
+    data = M.mmts_fig1b()
+    starts = [(0, 0, 0), (Q(1, 2), -1, 0)]
+    with working_precision(30):
+        eta, _ = step_size_p(data)
+        model = LinearLogitModel.from_dataset(data, "p", "logistic")
+        lock = GDLockstep(model, starts, eta, q=(1, 0, 0), quantity="x", tally=[True, False])
+        lock.advance((0, 2, 5))
+        runs = lock.advance((5, 9))
+        for start, run in zip(starts, runs):
+            th = [arb(Q(x).numerator) / Q(x).denominator for x in start]
+            want = {}
+            for t in range(10):
+                want[t] = th
+                th = [arb((x - eta * g).mid()) for x, g in zip(th, model.grad(th))]
+            assert run.steps == [0, 2, 5, 9]
+            for k, t in enumerate(run.steps):
+                assert all(abs(a - b) < 1e-27 for a, b in zip(run.points[k], want[t]))
+                g = model.grad(want[t])
+                assert abs(run.grad_norms[k] - dot(g, g).sqrt()) < 1e-25
+                assert abs(run.norms[k] - dot(want[t], want[t]).sqrt()) < 1e-25
+                assert abs(run.losses[k] - model.excess(want[t])) < 1e-25
+                assert run.selected[k] == model.selected(want[t])
+                assert abs(run.projections[k] - want[t][0]) < 1e-27
+        assert runs[0].increase is not None and runs[0].increase.coverage.points == 9 and runs[1].increase is None
