@@ -28,6 +28,44 @@ def _real(x) -> float:
     return float(Fraction(x) if isinstance(x, str) else x)
 
 
+def _dtype(dtype: str):
+    if dtype not in DTYPES:
+        raise UsageError(f"unknown baseline {dtype!r}; choose float32 or float64")
+    return DTYPES[dtype]
+
+
+def _array(values, ft) -> np.ndarray:
+    """Nested exact numbers → an array of ``ft``, each rounded once (through float64, as the authors' tensors)."""
+    def reals(x):
+        return [reals(y) for y in x] if isinstance(x, (list, tuple)) else _real(x)
+
+    return np.array(reals(values), dtype=ft)
+
+
+def _softmax(logits: np.ndarray) -> np.ndarray:
+    """Row-wise softmax with the largest logit subtracted (torch's stable form), in the array's dtype."""
+    e = np.exp(logits - logits.max(axis=1, keepdims=True))
+    return e / e.sum(axis=1, keepdims=True)
+
+
+def _iterate(psi: np.ndarray, gradient_of, step, steps: int, blocks=(), on_step=None) -> np.ndarray:
+    """ψ ← ψ − η·g(ψ) in ψ's dtype, g the gradient with each block (a, b, ε) of ``blocks`` divided by its own norm
+    plus ε (``grad /= (grad.norm() + ε)`` per trained tensor; no blocks: plain GD). The iterates, (steps + 1) × dim;
+    overflow to inf and 0/0 are what the float run does: they are kept and measured."""
+    out = np.empty((steps + 1, psi.size), dtype=psi.dtype)
+    out[0] = psi
+    with np.errstate(all="ignore"):
+        for k in range(1, steps + 1):
+            g = gradient_of(psi)
+            for a, b, eps in blocks:
+                g[a:b] = g[a:b] / (np.sqrt(np.sum(g[a:b] * g[a:b])) + eps)
+            psi = psi - step * g
+            out[k] = psi
+            if on_step is not None:
+                on_step(k)
+    return out
+
+
 def _loss_slope(loss: str, u: np.ndarray) -> np.ndarray:
     """dℓ/du of the loss as the authors write it, evaluated as autograd would (in u's dtype)."""
     if loss == "logistic":  # d/du log(1 + exp(−u)) = (1/(1 + e)) · e · (−1), e = exp(−u)
@@ -42,10 +80,7 @@ def _loss_slope(loss: str, u: np.ndarray) -> np.ndarray:
 
 def gradient(F: np.ndarray, G: np.ndarray, theta: np.ndarray, loss: str) -> np.ndarray:
     """∇_θ L in the dtype of the arrays: F (n × T × D features), G (n × T scores γ = Y·vᵀx), θ (D)."""
-    z = np.einsum("ntd,d->nt", F, theta)
-    z = z - z.max(axis=1, keepdims=True)
-    e = np.exp(z)
-    s = e / e.sum(axis=1, keepdims=True)
+    s = _softmax(np.einsum("ntd,d->nt", F, theta))
     u = (s * G).sum(axis=1)
     w = _loss_slope(loss, u) / F.dtype.type(F.shape[0])
     dz = w[:, None] * (s * (G - u[:, None]))
@@ -57,37 +92,19 @@ def replay(feats, scores, theta0, *, method: str, eta, eps, steps: int, loss: st
     """The iterates θ(0), …, θ(steps) of ``method`` ("gd" or "ngd") in ``dtype`` ("float32" | "float64"), as an
     array (steps + 1) × D of that dtype. ``feats``/``scores``/``theta0``/``eta``/``eps`` may be exact (Fractions,
     ints, decimal strings): each is rounded to the dtype once, as the authors' tensors were."""
-    if dtype not in DTYPES:
-        raise UsageError(f"unknown baseline {dtype!r}; choose float32 or float64")
+    ft = _dtype(dtype)
     if method not in ("gd", "ngd"):
         raise UsageError(f"unknown method {method!r}; choose gd or ngd")
-    ft = DTYPES[dtype]
-    F = np.array([[[_real(x) for x in row] for row in seq] for seq in feats], dtype=ft)
-    G = np.array([[_real(x) for x in row] for row in scores], dtype=ft)
-    th = np.array([_real(x) for x in theta0], dtype=ft)
-    step, guard = ft(_real(eta)), ft(_real(eps))
-    out = np.empty((steps + 1, th.size), dtype=ft)
-    out[0] = th
-    with np.errstate(all="ignore"):  # overflow to inf and 0/0 are what the float run does; they are measured
-        for k in range(1, steps + 1):
-            g = gradient(F, G, th, loss)
-            if method == "ngd":
-                th = th - step * (g / (np.sqrt(np.sum(g * g)) + guard))
-            else:
-                th = th - step * g
-            out[k] = th
-            if on_step is not None:
-                on_step(k)
-    return out
+    F, G, th = _array(feats, ft), _array(scores, ft), _array(theta0, ft)
+    guard = ft(_real(eps))
+    return _iterate(th, lambda x: gradient(F, G, x, loss), ft(_real(eta)), steps,
+                    [(0, th.size, guard)] if method == "ngd" else (), on_step)
 
 
 def joint_gradient(X: np.ndarray, K: np.ndarray, Y: np.ndarray, v: np.ndarray, p: np.ndarray, loss: str):
     """(∇_v L, ∇_p L) of the joint model f_i = vᵀX_iᵀ softmax(K_i p) (mmts Sec. 3; the authors' ``PromptAttn`` with
     trainable ``w`` = v and ``prompt`` = p) in the arrays' dtype, by the chain rule autograd applies."""
-    z = np.einsum("ntd,d->nt", K, p)
-    z = z - z.max(axis=1, keepdims=True)
-    e = np.exp(z)
-    s = e / e.sum(axis=1, keepdims=True)
+    s = _softmax(np.einsum("ntd,d->nt", K, p))
     r = np.einsum("ntd,nt->nd", X, s)           # X_iᵀ s_i
     f = r @ v
     w = _loss_slope(loss, Y * f) * Y / X.dtype.type(X.shape[0])
@@ -102,24 +119,12 @@ def replay_joint(X, K, Y, v0, p0, *, eta, eps_v, eps_p, steps: int, loss: str, d
     """The authors' joint (v, p) normalised GD (MaxMarginTokenSelection/joint_training.ipynb: both gradients normalised
     separately, ``grad /= (grad.norm() + ε)`` with ε_v and ε_p, then one SGD step η on both) in ``dtype``: the iterates
     (v, p) stacked, (steps + 1) × (d + d_k)."""
-    if dtype not in DTYPES:
-        raise UsageError(f"unknown baseline {dtype!r}; choose float32 or float64")
-    ft = DTYPES[dtype]
-    Xa = np.array([[[_real(x) for x in row] for row in seq] for seq in X], dtype=ft)
-    Ka = np.array([[[_real(x) for x in row] for row in seq] for seq in K], dtype=ft)
-    Ya = np.array([_real(y) for y in Y], dtype=ft)
-    v = np.array([_real(x) for x in v0], dtype=ft)
-    p = np.array([_real(x) for x in p0], dtype=ft)
-    step, gv_eps, gp_eps = ft(_real(eta)), ft(_real(eps_v)), ft(_real(eps_p))
-    out = np.empty((steps + 1, v.size + p.size), dtype=ft)
-    out[0] = np.concatenate([v, p])
-    with np.errstate(all="ignore"):
-        for k in range(1, steps + 1):
-            gv, gp = joint_gradient(Xa, Ka, Ya, v, p, loss)
-            p = p - step * (gp / (np.sqrt(np.sum(gp * gp)) + gp_eps))
-            v = v - step * (gv / (np.sqrt(np.sum(gv * gv)) + gv_eps))
-            out[k] = np.concatenate([v, p])
-    return out
+    ft = _dtype(dtype)
+    Xa, Ka, Ya = _array(X, ft), _array(K, ft), _array(Y, ft)
+    psi = np.concatenate([_array(v0, ft), _array(p0, ft)])
+    d = len(v0)
+    return _iterate(psi, lambda x: np.concatenate(joint_gradient(Xa, Ka, Ya, x[:d], x[d:], loss)), ft(_real(eta)),
+                    steps, [(0, d, ft(_real(eps_v))), (d, psi.size, ft(_real(eps_p)))])
 
 
 def attention_gradient(X: np.ndarray, Z: np.ndarray, v: np.ndarray, Y: np.ndarray, param: str, psi: np.ndarray,
@@ -145,9 +150,7 @@ def attention_gradient(X: np.ndarray, Z: np.ndarray, v: np.ndarray, Y: np.ndarra
         K, Q = psi[:d * d].reshape(d, d), psi[d * d:].reshape(d, d)
         q, k = Z @ Q, X @ K                     # q_i = Qᵀz_i, k_it = Kᵀx_it
         logits = np.einsum("ntm,nm->nt", k, q)
-    z = logits - logits.max(axis=1, keepdims=True)
-    e = np.exp(z)
-    s = e / e.sum(axis=1, keepdims=True)
+    s = _softmax(logits)
     out = np.einsum("ntd,nt->nd", X, s) @ v
     ex = np.exp(-Y * out)
     dout = ((ft(1) / ft(n)) / (1 + ex)) * ex * (-Y)           # dL/dout_i
@@ -172,25 +175,11 @@ def replay_attention(data, param: str, psi0, *, eta, eps, ridge=0, steps: int, d
     gradient of ``attention_gradient`` (logistic loss), normalised per trained tensor — W alone, or K and Q each
     (``grad /= (grad.norm() + eps)``) — then one SGD step η. ``data``: a Dataset (its X, z, v, Y rounded to the dtype
     once). Returns the iterates ψ(0), …, ψ(steps), (steps + 1) × dim."""
-    if dtype not in DTYPES:
-        raise UsageError(f"unknown baseline {dtype!r}; choose float32 or float64")
+    ft = _dtype(dtype)
     if param not in ("W", "KQ"):
         raise UsageError(f"unknown parameterisation {param!r} for the tfsvm replay; choose W or KQ")
-    ft = DTYPES[dtype]
-    X = np.array([[[_real(x) for x in row] for row in seq] for seq in data.X], dtype=ft)
-    Z = np.array([[_real(x) for x in q] for q in data.queries()], dtype=ft)
-    v = np.array([_real(x) for x in data.v], dtype=ft)
-    Y = np.array([_real(y) for y in data.Y], dtype=ft)
-    psi = np.array([_real(x) for x in psi0], dtype=ft)
-    step, guard, lam = ft(_real(eta)), ft(_real(eps)), _real(ridge)
-    blocks = [(0, psi.size)] if param == "W" else [(0, psi.size // 2), (psi.size // 2, psi.size)]
-    out = np.empty((steps + 1, psi.size), dtype=ft)
-    out[0] = psi
-    with np.errstate(all="ignore"):
-        for k in range(1, steps + 1):
-            g = attention_gradient(X, Z, v, Y, param, psi, lam)
-            for a, b in blocks:
-                g[a:b] = g[a:b] / (np.sqrt(np.sum(g[a:b] * g[a:b])) + guard)
-            psi = psi - step * g
-            out[k] = psi
-    return out
+    X, Z, v, Y = _array(data.X, ft), _array(data.queries(), ft), _array(data.v, ft), _array(data.Y, ft)
+    psi, guard, lam = _array(psi0, ft), ft(_real(eps)), _real(ridge)
+    half = psi.size // 2
+    blocks = [(0, psi.size, guard)] if param == "W" else [(0, half, guard), (half, psi.size, guard)]
+    return _iterate(psi, lambda x: attention_gradient(X, Z, v, Y, param, x, lam), ft(_real(eta)), steps, blocks)
