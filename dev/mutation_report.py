@@ -2,6 +2,7 @@
 
     mutmut run --max-children 2          # writes mutants/ and the results
     python dev/mutation_report.py        # score, survivors by file, the excluded mutants with a reason
+    mutmut run $(python dev/mutation_report.py --to-run)   # after a first generation: only the mutants that count
 
 A mutant is *excluded* from the score, with a one-line reason, when it can only change what a report
 says in prose and never a verdict, a decision, a number or the JSON contract:
@@ -9,6 +10,10 @@ says in prose and never a verdict, a decision, a number or the JSON contract:
 * display text — a string literal that is a label, a note, a caption or a detail (it contains a space,
   or non-ASCII text, or is longer than 12 characters), mutated ("XX…XX", case) or replaced by None in
   a ``note=``/``detail=``/``caption=``/``title=``/``label=`` argument;
+* display arguments — any mutation inside the value of a display keyword argument (``note=``, ``detail=``,
+  ``quantity=``, ``symbol=`` …: ``DISPLAY_PARAMS``), such a keyword dropped (its default used), the default value
+  of such a parameter, or a display positional of the verdict's constructors (a Hypothesis's or Decision's
+  detail, an Evidence's quantity or note, a Tally's quantity);
 * figures — any mutation inside the construction of a ``Figure`` or ``Series`` (plots, not verdicts);
 * equivalent — listed by hand in dev/mutation-equivalents*.md, one line each: ``- `name`: reason``.
 
@@ -45,6 +50,12 @@ AREAS = {
     "kit": ("verify.kit.",),
 }
 DISPLAY_KWARGS = {"note", "detail", "caption", "title", "label", "why_not", "quantity"}
+#: parameters that only name things in prose (a label, a symbol printed in a note): a mutated default, or a keyword
+#: argument of that name dropped, changes report text only
+DISPLAY_PARAMS = DISPLAY_KWARGS | {"symbol", "eta_note"}
+#: positional display arguments of the verdict's constructors: (callee, position) → the parameter's name
+DISPLAY_POSITIONAL = {("Hypothesis", 2): "detail", ("Decision", 2): "detail", ("Evidence", 0): "quantity",
+                      ("Evidence", 4): "note", ("Tally", 0): "quantity"}
 
 
 def _functions(path):
@@ -85,6 +96,32 @@ def _is_display_string(s) -> bool:
     return isinstance(s, str) and (" " in s or any(ord(c) > 127 for c in s) or len(s) > 12)
 
 
+def _dropped_keyword(a, b):
+    """The name of the one keyword argument that ``b`` (a list of keywords) lacks against ``a``, if that is all."""
+    if not (isinstance(a, list) and isinstance(b, list) and len(a) == len(b) + 1):
+        return None
+    if not all(isinstance(k, ast.keyword) for k in a + b):
+        return None
+    names_b = [k.arg for k in b]
+    missing = [k for k in a if k.arg not in names_b]
+    if len(missing) == 1 and [k.arg for k in a if k is not missing[0]] == names_b and all(
+            ast.dump(x.value) == ast.dump(y.value) for x, y in zip([k for k in a if k is not missing[0]], b)):
+        return missing[0].arg
+    return None
+
+
+def _default_of(args: ast.arguments, node):
+    """The parameter whose default value is ``node`` (an ``ast.arguments`` default), else None."""
+    positional = args.posonlyargs + args.args
+    for param, default in zip(positional[len(positional) - len(args.defaults):], args.defaults):
+        if default is node:
+            return param.arg
+    for param, default in zip(args.kwonlyargs, args.kw_defaults):
+        if default is node:
+            return param.arg
+    return None
+
+
 def classify(orig, mutant) -> str | None:
     """A reason when the mutant only changes display, else None."""
     d = _diff(orig.args, mutant.args) or _diff(orig.body, mutant.body)  # not the names: they differ by design
@@ -101,8 +138,21 @@ def classify(orig, mutant) -> str | None:
     if isinstance(a, str) and isinstance(b, str) and _is_display_string(a):
         return "display text only (string literal mutated)"
     kw = next((p for p in reversed(parents) if isinstance(p, ast.keyword)), None)
-    if kw is not None and kw.arg in DISPLAY_KWARGS and isinstance(b, ast.Constant) and b.value is None:
-        return f"display text only ({kw.arg}= replaced by None)"
+    if kw is not None and kw.arg in DISPLAY_PARAMS:
+        return f"display text only (inside {kw.arg}=...)"
+    dropped = _dropped_keyword(a, b)
+    if dropped in DISPLAY_PARAMS:
+        return f"display text only ({dropped}= dropped, its default used)"
+    if parents and isinstance(parents[-1], ast.arguments):
+        name = _default_of(parents[-1], a)
+        if name in DISPLAY_PARAMS:
+            return f"display text only (default of {name})"
+    for i, p in enumerate(parents):
+        if isinstance(p, ast.Call):
+            callee = p.func.attr if isinstance(p.func, ast.Attribute) else getattr(p.func, "id", "")
+            arg = parents[i + 1] if i + 1 < len(parents) else a
+            if arg in p.args and (callee, p.args.index(arg)) in DISPLAY_POSITIONAL:
+                return f"display text only ({callee}'s {DISPLAY_POSITIONAL[callee, p.args.index(arg)]})"
     if isinstance(a, ast.JoinedStr) or any(isinstance(p, ast.JoinedStr) for p in parents):
         return "display text only (f-string)"
     return None
@@ -130,7 +180,7 @@ def main() -> int:
             m = re.match(r"- `([^`]+)`: (.+)", line.strip())
             if m:
                 manual[m.group(1)] = m.group(2)
-    excluded, counted, areas = {}, {}, {}
+    excluded, counted, areas, to_run = {}, {}, {}, []
     for path in glob.glob(os.path.join(ROOT, "mutants", "**", "*.py"), recursive=True):
         rel = os.path.relpath(path, os.path.join(ROOT, "mutants"))[:-3].replace(os.sep, ".")
         if not rel.startswith(("verify", "lemmas")):
@@ -144,11 +194,16 @@ def main() -> int:
                 if only and area_of(name) != only:
                     continue
                 st = status.get(name)
+                reason = manual.get(name) or classify(orig, fn)
+                if "--to-run" in sys.argv and not reason:
+                    to_run.append(name)
                 if st is None or st == "not checked":
                     continue
-                reason = manual.get(name) or classify(orig, fn)
                 (excluded if reason else counted)[name] = (st, reason)
                 areas.setdefault(area_of(name), []).append((st, reason))
+    if "--to-run" in sys.argv:  # the mutants that count, for `mutmut run $(...)`: excluded ones need no run
+        print("\n".join(sorted(to_run)))
+        return 0
     killed = sum(1 for st, _ in counted.values() if st == "killed")
     total = len(counted)
     by_file = {}
