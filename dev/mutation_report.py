@@ -13,8 +13,10 @@ says in prose and never a verdict, a decision, a number or the JSON contract:
 * display arguments — any mutation inside the value of a display keyword argument (``note=``, ``detail=``,
   ``quantity=``, ``symbol=`` …: ``DISPLAY_PARAMS``), such a keyword dropped (its default used), the default value
   of such a parameter, or a display positional of the verdict's constructors (a Hypothesis's or Decision's
-  detail, an Evidence's quantity or note, a Tally's quantity);
-* figures — any mutation inside the construction of a ``Figure`` or ``Series`` (plots, not verdicts);
+  detail, an Evidence's quantity or note, a Tally's quantity), or the label of a Tally's point (``tally.add(value,
+  where)``: the report's "worst at" text) changed or dropped;
+* figures — any mutation inside the construction of a ``Figure`` or ``Series``, or anywhere in a function named
+  ``*_figure(s)`` or annotated to return a ``Figure`` or ``Series`` (they build plots, not verdicts);
 * equivalent — listed by hand in dev/mutation-equivalents*.md, one line each: ``- `name`: reason``.
 
 Everything else counts: killed / (killed + survived + no tests + timeout), overall and per area (``AREAS``:
@@ -122,12 +124,31 @@ def _default_of(args: ast.arguments, node):
     return None
 
 
+def _tally_names(fn) -> set:
+    """Names bound to ``Tally(...)`` in a function."""
+    names = set()
+    for node in ast.walk(fn):
+        if isinstance(node, ast.Assign) and isinstance(node.value, ast.Call) and \
+                getattr(node.value.func, "id", "") == "Tally":
+            names |= {t.id for t in node.targets if isinstance(t, ast.Name)}
+    return names
+
+
+def _is_tally_add(node, tallies) -> bool:
+    return (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "add"
+            and isinstance(node.func.value, ast.Name) and node.func.value.id in tallies)
+
+
 def classify(orig, mutant) -> str | None:
     """A reason when the mutant only changes display, else None."""
     d = _diff(orig.args, mutant.args) or _diff(orig.body, mutant.body)  # not the names: they differ by design
     if d is None:
         return "identical to the original"
     a, b, parents = d
+    fname = orig.name.rpartition("__mutmut_")[0].rpartition("ǁ")[2].removeprefix("x_")
+    returns = ast.unparse(orig.returns) if orig.returns is not None else ""
+    if fname.endswith(("_figure", "_figures")) or "Series" in returns or "Figure" in returns:
+        return f"figure only (in {fname}, which builds a plot)"
     for p in parents:
         if isinstance(p, ast.Call):
             name = p.func.attr if isinstance(p.func, ast.Attribute) else getattr(p.func, "id", "")
@@ -147,7 +168,15 @@ def classify(orig, mutant) -> str | None:
         name = _default_of(parents[-1], a)
         if name in DISPLAY_PARAMS:
             return f"display text only (default of {name})"
+    tallies = _tally_names(orig)
     for i, p in enumerate(parents):
+        if _is_tally_add(p, tallies):  # Tally.add(value, where, bound=…): ``where`` labels the point in the report
+            arg = parents[i + 1] if i + 1 < len(parents) else a
+            if len(p.args) > 1 and arg is p.args[1]:
+                return "display text only (a Tally point's label)"
+            if (a is p.args and len(a) == 2 and isinstance(b, list) and len(b) == 1
+                    and ast.dump(b[0]) == ast.dump(a[0])):
+                return "display text only (a Tally point's label dropped)"
         if isinstance(p, ast.Call):
             callee = p.func.attr if isinstance(p.func, ast.Attribute) else getattr(p.func, "id", "")
             arg = parents[i + 1] if i + 1 < len(parents) else a
