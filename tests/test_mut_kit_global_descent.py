@@ -619,10 +619,21 @@ def test_gd_checkpoints_keeps_the_step_size():
         model = LinearLogitModel.from_dataset(data, "p", "logistic")
         run = gd_checkpoints(model, (0, 0, 0), eta, (0, 1))
         assert run.eta is eta and run.increase is None and run.projections == []
-        # with q but no quantity given, the projection Tally gets its generic name — here and in GDLockstep
+        # with q but no quantity given, the projection Tally gets its generic name
         generic = "⟨θ(t+1) − θ(t), q⟩ > 0 at every step"
         assert gd_checkpoints(model, (0, 0, 0), eta, (0, 1), q=(0, 1, 0)).increase.quantity == generic
-        assert G.GDLockstep(model, [(0, 0, 0)], eta, q=(0, 1, 0)).runs[0].increase.quantity == generic
+
+
+def test_the_lockstep_projection_tally_has_the_generic_name_by_default():
+    from verify.data import mmts as M
+    from verify.kit.global_descent import step_size_p
+    from verify.models.attention import LinearLogitModel
+
+    data = M.mmts_fig1a()
+    with working_precision(30):
+        eta, _ = step_size_p(data)
+        lock = G.GDLockstep(LinearLogitModel.from_dataset(data, "p", "logistic"), [(0, 0, 0)], eta, q=(0, 1, 0))
+    assert lock.runs[0].increase.quantity == "⟨θ(t+1) − θ(t), q⟩ > 0 at every step"
 
 
 def test_the_lengthening_passes_its_arguments_through(monkeypatch):
