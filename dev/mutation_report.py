@@ -164,8 +164,12 @@ def classify(orig, mutant) -> str | None:
     dropped = _dropped_keyword(a, b)
     if dropped in DISPLAY_PARAMS:
         return f"display text only ({dropped}= dropped, its default used)"
-    if parents and isinstance(parents[-1], ast.arguments):
-        name = _default_of(parents[-1], a)
+    # a parameter's default: the differing node, or the constant holding it when only its value changed ("" → "XXXX")
+    args, node = (parents[-1] if parents else None), a
+    if len(parents) >= 2 and isinstance(parents[-1], ast.Constant):
+        args, node = parents[-2], parents[-1]
+    if isinstance(args, ast.arguments):
+        name = _default_of(args, node)
         if name in DISPLAY_PARAMS:
             return f"display text only (default of {name})"
     tallies = _tally_names(orig)
