@@ -74,6 +74,8 @@ def _run(data, **kw):
 
 
 def test_matrices_are_the_seeded_draws_and_the_adversarial_ones():
+    """matrices(d, m): the draws regenerated here from the documented rule (seed 0 by default, a given seed
+    honoured) and the adversarial 0, uvᵀ, 10⁶·uvᵀ and diag(1, 10⁻³⁰, 0…) (only when m, d ≥ 2)."""
     for d, m in ((1, 1), (2, 1), (2, 2), (3, 2), (3, 3)):
         assert M.matrices(d, m) == want_matrices(d, m), (d, m)
     assert M.matrices(2, 2, seed=5) == want_matrices(2, 2, 5)
@@ -81,6 +83,8 @@ def test_matrices_are_the_seeded_draws_and_the_adversarial_ones():
 
 
 def test_pairs_are_the_seeded_draws_and_the_adversarial_ones():
+    """pairs(d, m): the draws regenerated here (seed 1 by default), c·K, Q/c with c = 10³, and K = [a, a],
+    Q = [b, −b] padded with zeros (only when m ≥ 2), whose KQᵀ is 0 exactly."""
     for d, m in ((2, 1), (2, 2), (3, 3)):
         assert M.pairs(d, m) == want_pairs(d, m), (d, m)
     assert M.pairs(2, 2, seed=4) == want_pairs(2, 2, 4)
@@ -89,6 +93,7 @@ def test_pairs_are_the_seeded_draws_and_the_adversarial_ones():
 
 
 def test_rotation_is_exact_and_orthogonal():
+    """rotation(m): identity for m = 1, the (3/5, 4/5) rotation in the first two coordinates otherwise."""
     want = {1: [[1]], 2: [[F(3, 5), F(-4, 5)], [F(4, 5), F(3, 5)]],
             3: [[F(3, 5), F(-4, 5), 0], [F(4, 5), F(3, 5), 0], [0, 0, 1]]}
     with working_precision(30):
@@ -104,6 +109,7 @@ def test_rotation_is_exact_and_orthogonal():
 
 
 def test_arb_interval_contains_both_ends_and_no_more():
+    """arb_interval(lo, up): mid (lo + up)/2 and radius (up − lo)/2 rounded up, containing both end balls."""
     from flint import arb
     with working_precision(30):
         ball = M.arb_interval(arb(1), arb(3))  # exact ends: [2 ± 1]
@@ -115,6 +121,7 @@ def test_arb_interval_contains_both_ends_and_no_more():
 
 
 def test_widths_default_and_given():
+    """ms: default {1, d} (D-Nuc, d = 2: 6 + 7 matrices, 4 + 5 pairs), a given [2] only (7 and 5)."""
     out = _run(D.d_nuc())  # d = 2: m ∈ {1, 2}, 6 + 7 matrices
     assert out.covers[0].startswith("m ∈ {1, 2}; W at 13 matrices")
     assert _ev(out, "(a) ‖U_mΣ").coverage.points == 13 and _ev(out, "(c) (K,Q) ↦ KQᵀ").coverage.points == 4 + 5
@@ -173,6 +180,8 @@ def test_map_tolerances_scale_with_the_frobenius_norm_at_least_one():
 
 
 def test_rank_hypothesis_detail_and_the_note_when_not_required():
+    """The rank hypothesis's detail (rank I = 2 > m = 1 named; else the number of matrices), and with
+    ``require_rank=False`` no hypothesis, with the note only when some W has rank above m."""
     I2 = [[F(1), F(0)], [F(0), F(1)]]
     out = _run(D.d_nuc(), ms=[1], extra=[("I", I2, 1)])
     assert out.hypotheses[0].detail == "rank W > m at [('I', 2, 1)]"

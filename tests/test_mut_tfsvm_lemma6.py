@@ -45,6 +45,8 @@ def support_and_slack(gam, lam):
 
 
 def test_the_datasets_are_the_documented_ones():
+    """The three datasets as their docstrings define them: names, concave heads λ = 1/2 (none for D-L6c), X = I₄ and
+    γ = (1, 9/10, 4/5, 0); Householder rows I − 2uuᵀ/(uᵀu) recomputed here; the score vectors; Y = (1)."""
     a, b, c = M.d_l6a(), M.d_l6b(), M.d_l6c()
     assert [x.name for x in (a, b, c)] == ["D-L6a", "D-L6b", "D-L6c"]
     assert [x.name for x in M.default_datasets()] == ["D-L6a", "D-L6b", "D-L6c"]
@@ -67,6 +69,8 @@ def test_the_datasets_are_the_documented_ones():
 
 
 def test_admissible_taus_strict_and_on_the_right_gaps():
+    """τ ∈ {2, …, T − 1} with τ·g_τ > 2·g_1 (strict), each case chosen so that one altered piece of the rule
+    (start, product, gap index, factor, strictness) answers differently; the lists worked out by hand below."""
     # g = (1/10, 9/10): τ = 2: 2·9/10 > 2/10 (the first τ, 2, is admissible; g_2, not g_1, is used; 2g_1 on the right)
     assert M.admissible_taus([F(1), F(9, 10), F(0)]) == [2]
     # g = (1, 9): τg_τ = 18 > 2 = 2g_1 (a product, not τ/g_τ = 2/9)
@@ -77,9 +81,12 @@ def test_admissible_taus_strict_and_on_the_right_gaps():
     assert M.admissible_taus([F(1), F(9, 10), F(31, 40)]) == [2]
     # a tie at the top (g_1 = 0): τ = 2 only (0 and 1 are never τ), g = (0, 1)
     assert M.admissible_taus([F(1), F(1), F(0)]) == [2]
+    assert M.admissible_taus([F(1)]) == [] and M.admissible_taus([F(1), F(0)]) == []  # T ≤ 2: no τ ∈ {2, …, T − 1}
 
 
 def test_interval_and_lambda_points():
+    """The interval (g_1, τg_τ/2) and its λ points: piece midpoints and the breakpoints S_k/2 strictly inside
+    (a breakpoint equal to either open end is not a point); S_k by hand."""
     assert M.interval(GAM_A, 3) == (F(1, 10), F(6, 5))  # (g_1, 3·(4/5)/2)
     # S = (0, 1/10, 3/10, 27/10): the one breakpoint inside (1/10, 6/5) is 3/20; pieces (1/10, 3/20), (3/20, 6/5)
     assert M.lambda_points(GAM_A, 3) == [(F(1, 8), "piece"), (F(3, 20), "breakpoint"), (F(27, 40), "piece")]
@@ -93,6 +100,7 @@ def test_interval_and_lambda_points():
 
 
 def test_right_limit_count_uses_the_non_strict_breakpoint():
+    """lim_(λ→a⁺) k(λ) = max{k : S_k ≤ 2a}: a breakpoint S_k = 2a counts (by hand, S of D-L6a)."""
     S = M.s_values(GAM_A)  # (0, 1/10, 3/10, 27/10)
     assert M._right_limit_count(S, F(1, 10)) == 2  # S_k ≤ 1/5: k = 1, 2
     assert M._right_limit_count(S, F(3, 20)) == 3  # S_3 = 3/10 = 2a counts (λ → a⁺ passes it)
@@ -110,6 +118,9 @@ def test_optimum_and_its_kkt_slack():
 
 
 def test_defaults_tallies_points_and_values_on_d_l6a():
+    """D-L6a: τ = 3 only; points 1/8, 3/20 (breakpoint), 27/40 and the dataset's λ = 1/2 in every tally; the
+    values (KKT slack 0 at the breakpoint by the closed form, counts 2 and 3), the informative limits "2, 3", the
+    cover text with and without the dataset's λ, the one figure."""
     out = _run(M.d_l6a())
     lams = [F(1, 8), F(3, 20), F(27, 40), F(1, 2)]  # the 3 λ points of τ = 3 and the dataset's λ
     closed = [support_and_slack(GAM_A, lam) for lam in lams]
@@ -133,6 +144,7 @@ def test_defaults_tallies_points_and_values_on_d_l6a():
 
 
 def test_slack_option_moves_the_bound_both_ways():
+    """``slack``: −1 (τ − 1) refutes on D-L6a (k = 3 = τ at λ = 27/40), +1 holds and names the bound τ +1."""
     assert _run(M.d_l6a(), slack=-1).decide() == "VIOLATED"
     up = _run(M.d_l6a(), slack=1)
     assert _ev(up, "#nonzeros of s⋆ ≤ τ").quantity == "#nonzeros of s⋆ ≤ τ +1" and up.decide() == "HOLDS"
@@ -151,6 +163,7 @@ def test_dataset_lambda_at_one_intervals_end_and_inside_another():
 
 
 def test_lambda_at_the_interval_ends_is_not_applicable():
+    """λ = g_1 and λ = τg_τ/2 are outside the open interval: NOT_APPLICABLE naming the λ hypothesis."""
     for lam in ("1/10", "6/5"):  # g_1 and τg_τ/2 (τ = 3): the open interval excludes both
         d = _run(M.d_l6a().replace(head={"kind": "concave", "lambda": lam})).decision()
         assert d.verdict == "NOT_APPLICABLE" and d.reasons == ["hypothesis not met: g_1 < λ < τ g_τ/2 for some "
@@ -158,17 +171,21 @@ def test_lambda_at_the_interval_ends_is_not_applicable():
 
 
 def test_one_sequence_and_label_one_both_required():
+    """n = 1 and Y = 1 are both required: n = 1 with Y = −1 fails the first hypothesis."""
     d = _run(M.d_l6a().replace(Y=[-1])).decision()  # n = 1 but Y = −1 (the scores flip sign too)
     assert d.verdict == "NOT_APPLICABLE" and d.reasons[0] == "hypothesis not met: one sequence with label Y = 1 (n = 1)"
 
 
 def test_another_head_kind_is_not_applicable():
+    """A tanh head (no λ) fails the concave-head hypothesis and no λ interval is asked of it."""
     out = _run(M.d_l6a().replace(head={"kind": "tanh"}))
     assert [h.name for h in out.hypotheses if not h.met] == ["head h(x) = vᵀx − λ‖x‖² (concave)"]
     assert len(out.hypotheses) == 4  # no λ-interval hypothesis for a head without λ
 
 
 def test_hypothesis_details():
+    """The hypotheses' details on D-L6a (what a NOT_APPLICABLE reports): n, Y; T, d; the gaps and admissible τ;
+    the head kind; λ, g_1 and the interval — every number by hand from γ = (1, 9/10, 4/5, 0)."""
     hyps = M.hypotheses(M.d_l6a())
     assert [h.detail for h in hyps] == [
         "n = 1, Y = [1]", "T = 4, d = 4", "gaps g = (1/10, 1/10, 4/5); admissible τ = [3]", "head kind 'concave'",
