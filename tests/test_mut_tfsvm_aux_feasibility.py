@@ -136,6 +136,15 @@ def test_twelve_selections_when_there_are_more(monkeypatch):
     assert out.covers == ["α = opt and the first 11 other of the 16 selections in [T]ⁿ order"]
 
 
+def test_every_selection_when_there_are_at_most_twelve(monkeypatch):
+    """acute_pair (n = 2, T = 3): all 3² = 9 selections are checked (9 ≠ T·n = 6) and the coverage says every α
+    (SVM answers stubbed feasible)."""
+    calls = _stub(monkeypatch, real=False)
+    out = _run(D.acute_pair())
+    assert len([c for c in calls if c[1] == "W"]) == 9 and _ev(out, EQUIV).coverage.points == 9
+    assert out.covers == ["every α ∈ [T]ⁿ (9)"]
+
+
 def test_false_case_note():
     """D-STAT without independence: the note names the rank (1 < n = 2) and no hypothesis is stated."""
     out = _run(D.d_stat(), require_independent=False)

@@ -23,6 +23,12 @@ def test_random_seed_shape_labels_and_name():
     assert lemma16.random_seed(5).X != lemma16.random_seed(6).X
 
 
+def test_default_datasets_are_the_documented_ones():
+    """The constructed flaw_pair, the seed-6 find (a finite κ < 0) and the seed-5 dataset (every support nonempty)."""
+    names = [d.name for d in lemma16.default_datasets()]
+    assert names == ["tfsvm-lemma16-flaw-pair", "tfsvm-lemma16-random-n1T3d3-s6", "tfsvm-lemma16-random-n1T3d3-s5"]
+
+
 def test_figure_option():
     """random_seed(6), α = (2, 2, 3) only (1-indexed; locally optimal with a finite κ < 0, VIOLATED either way): the κ
     figure by default, none with figure=False."""
