@@ -35,10 +35,6 @@ from verify.numbers.precision import Precision
 MAX_SELECTIONS = 64
 
 
-def _and(*xs):
-    return False if False in xs else None if None in xs else True
-
-
 def _or(*xs):
     return True if True in xs else None if None in xs else False
 
