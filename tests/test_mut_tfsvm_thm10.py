@@ -35,6 +35,25 @@ mpmath.mp.dps = 50
 OPT, DEV, VAC = ((0, 0, 0),), ((0, 0, 1),), ((0, 0, 2),)
 
 
+class _Budget:
+    """to_arb with a budget of calls: ``_round`` starts at the nearest grid point and moves a step or two, so a
+    rounding loop that never ends (a mutant stepping the wrong way) fails the test instead of hanging it."""
+
+    def __init__(self, real, limit=20000):
+        self.real, self.limit, self.calls = real, limit, 0
+
+    def __call__(self, *a, **k):
+        self.calls += 1
+        if self.calls > self.limit:
+            raise RuntimeError("to_arb budget exhausted: a rounding loop does not end")
+        return self.real(*a, **k)
+
+
+@pytest.fixture(autouse=True)
+def bounded_rounding(monkeypatch):
+    monkeypatch.setattr(T, "to_arb", _Budget(to_arb))
+
+
 def _grid(x, up):
     """The 3-significant-digit rational strictly above (up) / below x: step 1/1000 below 10, 1/10 from 10 on."""
     step = Fraction(1, 1000) if x < 10 else Fraction(1, 10)
@@ -48,8 +67,10 @@ def _grid(x, up):
 def test_round_is_strictly_above_or_below_on_the_3_digit_grid():
     """Up first (a mutant dividing by the step instead of multiplying returns 10⁶·x at once); grid points are moved
     off (strictly above/below); the step is 1/1000 below 10 and 1/10 from 10 on (10 itself and 10.5 included)."""
+    budget = _Budget(to_arb, 50)
+    T.to_arb = budget   # restored by the autouse fixture
     with working_precision(30):
-        assert T._round(to_arb(5), up=True) == Fraction(5001, 1000)
+        assert T._round(to_arb(5), up=True) == Fraction(5001, 1000) and budget.calls <= 3
         for x, up, want in ((Fraction(5634, 10000), True, Fraction(564, 1000)),
                             (Fraction(5634, 10000), False, Fraction(563, 1000)),
                             (Fraction(5636, 10000), False, Fraction(563, 1000)),
@@ -58,7 +79,9 @@ def test_round_is_strictly_above_or_below_on_the_3_digit_grid():
                             (Fraction(51234, 10000), False, Fraction(5123, 1000)),
                             (Fraction(10), True, Fraction(101, 10)), (Fraction(21, 2), True, Fraction(106, 10)),
                             (Fraction(1234, 100), True, Fraction(124, 10)), (Fraction(1234, 100), False, Fraction(123, 10))):
+            budget.calls = 0
             assert T._round(to_arb(x), up=up) == want, (x, up)
+            assert budget.calls <= 3, (x, up)   # the nearest grid point, then at most two steps
             assert want == _grid(mpmath.mpf(x.numerator) / x.denominator, up)
         third = to_arb(1) / 3
         assert T._round(third, up=False) == Fraction(333, 1000) and T._round(third, up=True) == Fraction(334, 1000)
@@ -158,6 +181,7 @@ def causal_run():
     mp = pytest.MonkeyPatch()
     rec, log = Recorder(), []
     mp.setattr(T, "separating_cone_path", rec)
+    mp.setattr(T, "to_arb", _Budget(to_arb))
     for name in ("assumption_e", "head_hypothesis", "selection_count"):
         _spy(mp, name, log)
     try:
