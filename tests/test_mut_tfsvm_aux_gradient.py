@@ -44,8 +44,9 @@ def _mp(x):
     return mpmath.mpf(x.mid().str(45, radius=False))
 
 
-@pytest.fixture(scope="module")
-def run():
+def recorded_run():
+    """One evaluate, its tallies and (K, Q) probes recorded. One test reads it all (mutmut runs a mutant's tests by the
+    functions each test called: a shared fixture would count for one test only)."""
     mp = pytest.MonkeyPatch()
     Recording.made = []
     kq = []
@@ -65,7 +66,15 @@ def run():
     return out, list(Recording.made), kq
 
 
-def test_items_hypothesis_and_cover(run):
+def test_recorded_run_on_dt2_exponential():
+    run = recorded_run()
+    items_hypothesis_and_cover(run)
+    probe_points_and_their_names(run)
+    scales_at_zero_against_the_closed_form(run)
+    kq_probes_and_their_scale(run)
+
+
+def items_hypothesis_and_cover(run):
     out, tallies, _ = run
     assert out.decision().verdict == "HOLDS" and out.decision().certainty == "certified"
     assert [h.name.split(":")[0] for h in out.hypotheses] == ["Assumption A (exponential"]
@@ -78,7 +87,7 @@ def test_items_hypothesis_and_cover(run):
                           "100, 1000}); 3 seeded V; (K, Q) = c·(K₀, Q₀) seeded, c ∈ {0, 1/2, 1, 3, 10}, m = 2"]
 
 
-def test_probe_points_and_their_names(run):
+def probe_points_and_their_names(run):
     """0 first, then each seeded direction (seed 0, count 3) at every scale, named 'p = (…)' at 4 digits; (iv) names
     each point with V0, V1, V2; (iii) names c."""
     _, (lit, sym, cov, kqt), _ = run
@@ -92,7 +101,7 @@ def test_probe_points_and_their_names(run):
     assert [w for _, _, w in kqt.calls] == [f"c = {c}" for c in ("0", "1/2", "1", "3", "10")]
 
 
-def test_scales_at_zero_against_the_closed_form(run):
+def scales_at_zero_against_the_closed_form(run):
     """M = (1/n)Σ|ℓ'(φ_i)|Σ_t|c_t|‖x_t‖‖z‖ = ½[e^{−½}·¼·√2 + e·½·√10] at W = 0; M_V = Σ|g_k V_k| + Σ|pair terms| with
     the pair terms ℓ'(φ_i)s_t s_u(γ_t − γ_u)(a_t − a_u)/n, a_t = x_tᵀVz, for the three V of random.Random(3)."""
     _, (lit, sym, cov, _), _ = run
@@ -111,7 +120,7 @@ def test_scales_at_zero_against_the_closed_form(run):
         assert abs(_mp(cov.calls[k][1]) - size) < mpmath.mpf(10) ** -25, k
 
 
-def test_kq_probes_and_their_scale(run):
+def kq_probes_and_their_scale(run):
     """(K, Q) = c·(K₀, Q₀), K₀ and Q₀ (d × m = 2 × 2) drawn in that order from random.Random(5) as randint(−9, 9)/7;
     the scale of (iii) is (‖G(KQᵀ)‖_F + ‖(∇_K, ∇_Q)‖_F)·‖(K, Q)‖_F (engine gradients at the same point)."""
     _, tallies, kq = run

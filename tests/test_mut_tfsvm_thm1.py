@@ -24,7 +24,6 @@ def _eval(data, **kw):
         return thm1.evaluate(data, prec, **kw)
 
 
-@pytest.fixture(scope="module")
 def degenerate():
     mp = pytest.MonkeyPatch()
     calls = []
@@ -42,8 +41,8 @@ def degenerate():
     return out, calls
 
 
-def test_draws_seeds_and_the_d_minus_1_count(degenerate):
-    out, calls = degenerate
+def test_draws_seeds_and_the_d_minus_1_count():
+    out, calls = degenerate()
     s = Fraction(1, 10)
     assert calls == [(s, k, None) for k in range(12)] + [(s, k, 1) for k in range(12)]
     ev = out.evidence

@@ -176,8 +176,9 @@ def _spy(monkeypatch, name, log):
     monkeypatch.setattr(T, name, spy)
 
 
-@pytest.fixture(scope="module")
 def causal_run():
+    """evaluate(s2s_causal) at every default, the path recorded and Assumption E / the count spied. One test reads it
+    all (mutmut runs a mutant's tests by the functions each test called: a shared fixture counts for one test only)."""
     mp = pytest.MonkeyPatch()
     rec, log = Recorder(), []
     mp.setattr(T, "separating_cone_path", rec)
@@ -193,7 +194,13 @@ def causal_run():
     return out, rec.calls, log, sels
 
 
-def test_the_paths_get_their_ladders_eps_digits_and_targets(causal_run):
+def test_default_run_on_s2s_causal():
+    run = causal_run()
+    paths_get_their_ladders_eps_digits_and_targets(run)
+    notes_range_cover_evidence_and_figure(run)
+
+
+def paths_get_their_ladders_eps_digits_and_targets(causal_run):
     """opt: R₀ = path_r0 (‖W^mm‖_F·max(1, ln(B·T/c)), Corollaries 1–2), ladder R₀·(1, 3, 10, 30, 100), ε = 0, no extra
     digits per radius; (0, 0, 1): ε = ⌊1000·κ̂/2⌋/1000, R₀ = (1/ε)·ln(3B/c) rounded up, ladder R₀·(1, 2, 4, 8, 16),
     B_z/ln 10 digits per radius; both at the defaults starts = 2, seed = 0, causal attention, the target W^mm_α."""
@@ -226,7 +233,7 @@ def _dec(q: Fraction) -> str:
     return str(Decimal(q.numerator) / Decimal(q.denominator))
 
 
-def test_notes_range_cover_evidence_and_figure(causal_run):
+def notes_range_cover_evidence_and_figure(causal_run):
     """Notes: the vacuous α (printed from 1), '3 locally-optimal α enumerated; paths run for 2' (all 6 tried), and per
     α the radii where attention selects α (3 of 5) and where the cone edge is active (2: indices 1 and 3); the range
     names the last radius per α and '(causal)'; the regime requirement at R₀ is present; the figure is drawn by
