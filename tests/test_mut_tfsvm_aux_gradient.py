@@ -11,6 +11,7 @@ D-T2: tokens (1, 1), (0, 0) with z = (1, 0), Y = +1; (2, 2), (0, 0) with z = (1,
 2√2·√5/2, 0; ∇L(0) = ¼[ℓ'(½)·½·(1, 0, 1, 0) − ℓ'(−1)·(2, 1, 2, 1)] (row-major)."""
 import random
 from fractions import Fraction
+from types import SimpleNamespace
 
 import mpmath
 import pytest
@@ -149,3 +150,37 @@ def test_printed_eq18_holds_where_g_is_symmetric():
         ev = A.kq_evidence(data, prec, model, "logistic", 2, True, steps(5, "probe points"))
     assert ev.quantity.startswith("max ‖(∇_K, ∇_Q) − (GᵀQ, GK) as printed‖_F")
     assert ev.coverage.points == 5 and ev.coverage.holds == 5
+
+
+class _Stop(Exception):
+    pass
+
+
+def test_seeded_draws_use_the_stated_ranges(monkeypatch):
+    """The three V: Random(3), numerators randint(−9, 9) over randint(1, 5); K₀, Q₀: Random(5), randint(−9, 9)/7 —
+    the ranges themselves (not only this seed's draws, which coincide for neighbouring ranges on small d)."""
+    calls = []
+
+    class Recording(random.Random):
+        def __init__(self, seed):
+            super().__init__(seed)
+            self.tag = seed
+
+        def randint(self, a, b):
+            calls.append((self.tag, a, b))
+            return super().randint(a, b)
+
+    def stop(*a, **k):
+        raise _Stop
+
+    monkeypatch.setattr(A, "random", SimpleNamespace(Random=Recording))
+    monkeypatch.setattr(A, "symbolic_grad_arb", lambda *a, **k: None)
+    monkeypatch.setattr(A, "directions", stop)
+    monkeypatch.setattr(A, "KQ_SCALES", ())
+    with working_precision(30) as prec:
+        with pytest.raises(_Stop):
+            A.evaluate(D.d_t2(), prec)
+        assert calls == [(3, -9, 9), (3, 1, 5)] * 12
+        calls.clear()
+        A.kq_evidence(D.d_t2(), prec, None, "logistic", 2, False, steps(0, "probe points"))
+        assert calls == [(5, -9, 9)] * 8
