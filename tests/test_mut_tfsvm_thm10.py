@@ -289,6 +289,15 @@ def test_options_reach_the_path_and_check_passes_eps(monkeypatch):
         _run(monkeypatch, tie, alpha=((0, 0, 0),), target="gmm")
 
 
+def test_non_causal_range_has_no_causal_mark(monkeypatch):
+    """s2s_labels is not causal: the range names α's last radius and nothing else."""
+    from verify.data.tfsvm_seq2seq import s2s_labels
+
+    out, calls = _run(monkeypatch, s2s_labels(), alpha=((0, 2, 1),), figure=False)
+    assert [c["attention"] for c in calls] == ["seq2seq"]
+    assert out.range == f"α = (1,3,2): R ≤ {_dec(calls[0]['radii'][-1])}"
+
+
 class _Kappa(Selection):
     kappa = None
 
