@@ -107,3 +107,11 @@ def test_false_case_instances():
     c = out.evidence[0].coverage
     assert (c.points, c.violated) == (met + 1, met)
     assert out.covers[0].startswith(f"(A, B, P): the dataset's instance and the {met} of 60 ")
+
+
+def test_instances_option():
+    """`instances` = 20: the first 20 draws of the same seeded stream, replayed."""
+    met, bad = _replay(20, True)
+    out = _run(THREE, instances=20)
+    assert out.evidence[0].coverage.points == met + 1 and bad == 0
+    assert f"the {met} of 20 seeded random instances" in out.covers[0]
