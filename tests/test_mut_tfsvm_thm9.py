@@ -8,7 +8,8 @@ each radius dps + ⌈R·B_z/ln 10⌉), the coverage and range texts, the κ item
 D-LMM (n = 1, T = 3, d = 3): v = e₃, z = e₁, tokens A = (0, 1, 1), B = (0, −1, ½), C = 0: γ = (1, ½, 0); A is
 opt (global), B locally optimal with W^mm_B = (0, −4/5, 2/5)e₁ᵀ (spec §6), κ(B) = (2/5)/√(4/5) = 1/√5, c_B = ½
 (γ_B − γ_C); the head spread B = max ‖v‖‖x_t − x_τ‖ = ‖A − B‖ = √17/2 (‖v‖ = 1), so R₀(ε) = (1/ε)·log(3·(√17/2)/(1/2)),
-and B_z = √17/2 (‖z‖ = 1) gives dps + ⌈R·√17/(2 ln 10)⌉ digits at radius R."""
+and B_z = √17/2 (‖z‖ = 1): a radius R needs dps + R·b digits (computed at dps + ⌈R·b⌉), b = √17/(2 ln 10) rounded
+up to 3 significant digits."""
 import math
 from fractions import Fraction
 
@@ -25,7 +26,8 @@ from verify.numbers.precision import working_precision
 mpmath.mp.dps = 50
 ROOT = mpmath.sqrt(17) / 2          # ‖A − B‖ on D-LMM
 LOG = mpmath.log(3 * ROOT / mpmath.mpf("0.5"))   # log(B·T/c_B)
-DPR = ROOT / mpmath.log(10)         # digits per unit radius
+#: digits per unit radius: B_z/ln 10 rounded up to 3 significant digits (verify.dynamics.separating_rp)
+DPR = Fraction(int(mpmath.ceil(ROOT / mpmath.log(10) * 1000)), 1000)
 
 
 def _up4(x):
@@ -39,7 +41,7 @@ def _r0(eps):
 
 
 def _digits(R, dps=30):
-    return dps + int(mpmath.ceil(mpmath.mpf(R.numerator) / R.denominator * DPR))
+    return dps + math.ceil(R * DPR)
 
 
 def _run(data, **kw):
@@ -182,7 +184,7 @@ def test_digit_cap(monkeypatch):
     out = _run(D.d_lmm(), eps=["1/10", "2/5"], max_rungs=6)
     r0 = _r0(Fraction(2, 5))
     radii = []
-    while len(radii) < 6 and _digits(r0 * Fraction(3, 2) ** len(radii)) <= 45:
+    while len(radii) < 6 and 30 + DPR * r0 * Fraction(3, 2) ** len(radii) <= 45:
         radii.append(r0 * Fraction(3, 2) ** len(radii))
     assert 1 < len(radii) < 6
     assert out.range == (f"ε = 2/5: R = {float(radii[0]):g} … {float(radii[-1]):g} ({len(radii)} radii, up to "
@@ -192,3 +194,11 @@ def test_digit_cap(monkeypatch):
     assert out.decision().verdict == "INCONCLUSIVE"
     assert len([e for e in out.evidence if e.quantity.startswith("1 − corr")]) == 1
     assert math.isfinite(float(radii[-1]))
+
+
+def test_digit_cap_at_equality(monkeypatch):
+    """A radius needing exactly the cap (dps + b·R₀(2/5)) is still computed: one radius, the next is above it."""
+    r0 = _r0(Fraction(2, 5))
+    monkeypatch.setattr(thm9, "DIGIT_CAP", 30 + DPR * r0)
+    out = _run(D.d_lmm(), eps=["2/5"], max_rungs=3)
+    assert out.range == f"ε = 2/5: R = {float(r0):g} … {float(r0):g} (1 radii, up to {_digits(r0)} digits)"
