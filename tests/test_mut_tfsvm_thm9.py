@@ -202,3 +202,18 @@ def test_digit_cap_at_equality(monkeypatch):
     monkeypatch.setattr(thm9, "DIGIT_CAP", 30 + DPR * r0)
     out = _run(D.d_lmm(), eps=["2/5"], max_rungs=3)
     assert out.range == f"ε = 2/5: R = {float(r0):g} … {float(r0):g} (1 radii, up to {_digits(r0)} digits)"
+
+
+def test_ladder_to_zero_at_20_digits():
+    """ε = 1/10 at 20 digits: the edge is inactive from R₀ on, so the ladder R₀(3/2)^k stops at the first TAIL_POINTS
+    radii where the rule decides (it holds on them); 1 − corr is then below 10⁻²⁰ (the spec's run: 2.7e−20 at
+    R = 50, faster beyond), so the item is flagged as a residual (≈ 0 to the working precision)."""
+    with working_precision(20) as prec:
+        out = thm9.evaluate(D.d_lmm(), prec, eps="1/10", figure=False)
+    r0, k = _r0(Fraction(1, 10)), rules.TAIL_POINTS
+    last = r0 * Fraction(3, 2) ** (k - 1)
+    assert out.range == (f"ε = 1/10: R = {float(r0):g} … {float(last):g} ({k} radii, up to {_digits(last, 20)} "
+                         "digits)")
+    corr = [e for e in out.evidence if e.quantity.startswith("1 − corr")]
+    assert len(corr) == 1 and corr[0].residual is True and corr[0].rule.holds is True
+    assert out.decision().verdict == "HOLDS"
