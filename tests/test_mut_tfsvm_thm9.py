@@ -217,3 +217,19 @@ def test_ladder_to_zero_at_20_digits():
     corr = [e for e in out.evidence if e.quantity.startswith("1 − corr")]
     assert len(corr) == 1 and corr[0].residual is True and corr[0].rule.holds is True
     assert out.decision().verdict == "HOLDS"
+
+
+def test_R0_uses_c_of_the_selected_alpha():
+    """D-NB (γ = (1, 0.9, 0.18), v = (−0.18, 1), tokens (0, 1), (−5, 0), (−1, 0)), α = token 2 (0-based 1, locally
+    optimal): c_α = 0.9 − 0.18 = 0.72 (opt's would be min(1 − 0.9, 1 − 0.18) = 0.1), B = ‖v‖·‖(5, 1)‖ = √(1.0324·26),
+    T = 3: with ε = 1/2, R₀ = 2·log(3B/0.72) ≈ 6.14 rounded up is large enough (with opt's c it would be ≈ 10.1)."""
+    B = mpmath.sqrt(mpmath.mpf("1.0324") * 26)
+    r0 = _up4(2 * mpmath.log(3 * B / mpmath.mpf("0.72")))
+    assert r0 < _up4(2 * mpmath.log(3 * B / mpmath.mpf("0.1")))
+    out = _run(D.d_nb(), alpha=(1,), eps="1/2", R0=r0, max_rungs=1)
+    assert [m for _, m in _hyps(out, "R₀ large")] == [True]
+
+
+def test_r0_of_at_a_zero_log():
+    """B·T/c = 1: log = 0 exactly, R₀ = 0 (not a rounding of 0)."""
+    assert thm9.r0_of(Fraction(1), Fraction(1), thm9.to_arb(1), 1) == 0
