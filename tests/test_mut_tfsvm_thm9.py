@@ -233,3 +233,14 @@ def test_R0_uses_c_of_the_selected_alpha():
 def test_r0_of_at_a_zero_log():
     """B·T/c = 1: log = 0 exactly, R₀ = 0 (not a rounding of 0)."""
     assert thm9.r0_of(Fraction(1), Fraction(1), thm9.to_arb(1), 1) == 0
+
+
+def test_ladder_at_15_digits_decides_on_zero():
+    """At 15 digits the last two radii's 1 − corr (below 10⁻²⁰ by R ≈ 57: spec, 2.7e−20 at R = 50) are balls around 0
+    — no power law can be fitted to them, but they are zero to the working precision, which the rule accepts: the
+    ladder still stops at TAIL_POINTS radii (not at `max_rungs` = 5) and the decay holds."""
+    with working_precision(15) as prec:
+        out = thm9.evaluate(D.d_lmm(), prec, eps="1/10", max_rungs=5, figure=False)
+    assert f"({rules.TAIL_POINTS} radii" in out.range
+    corr = [e for e in out.evidence if e.quantity.startswith("1 − corr")]
+    assert len(corr) == 1 and corr[0].rule.holds is True and out.decision().verdict == "HOLDS"
