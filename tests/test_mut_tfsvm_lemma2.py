@@ -9,7 +9,6 @@ off-optimal weight is s = σ(−R), δ₁ = 1·s, δ₂ = 2·s, so L − L⋆ = 
 = ½s(|ℓ'(1)| + 2|ℓ'(0)|)(1 + O(s)): logistic |ℓ'(u)| = 1/(1 + e^u), exponential e^{−u}.
 D-LMM: γ = (1, ½, 0) (n = 1, T = 3): spread 1, T − 1 = 2. D-T2: spreads 1 and 2, T − 1 = 1: the constant is 2 on both."""
 import mpmath
-import pytest
 
 from lemmas.tfsvm import lemma2 as M
 from verify import Dataset
@@ -34,11 +33,6 @@ def _run(data, **kw):
         return M.evaluate(data, prec, **kw)
 
 
-@pytest.fixture(scope="module")
-def t2():
-    return _run(D.d_t2())
-
-
 def _ev(out, start):
     got = [e for e in out.evidence if e.quantity.startswith(start)]
     assert len(got) == 1, [e.quantity for e in out.evidence]
@@ -49,9 +43,11 @@ def _lead(dl):
     return (dl(1) + 2 * dl(0)) / 2
 
 
-def test_each_loss_has_its_own_tally_and_hypothesis(t2):
-    """The smallest excess of (1) is at 10⁶·W^mm (every other α keeps an O(1) excess, the probe points have
+def test_each_loss_has_its_own_tally_and_hypothesis():
+    """(Each test runs its own check: mutmut maps a mutant to the tests that execute its code.)
+    The smallest excess of (1) is at 10⁶·W^mm (every other α keeps an O(1) excess, the probe points have
     ‖W‖∞ ≤ 1000): e^{10⁶}·(L − L⋆) → ½(|ℓ'(1)| + 2|ℓ'(0)|), per loss."""
+    t2 = _run(D.d_t2())
     logi = _ev(t2, "logistic: L(W) − L⋆ > 0")
     expo = _ev(t2, "exponential: L(W) − L⋆ > 0")
     scale = mpmath.exp(R_MAX)
@@ -63,8 +59,9 @@ def test_each_loss_has_its_own_tally_and_hypothesis(t2):
     assert not any(e.quantity.startswith("(1/n)Σℓ") for e in t2.evidence)  # α = opt: no "non-optimal" limit
 
 
-def test_decay_item_carries_the_excess_at_R_100(t2):
+def test_decay_item_carries_the_excess_at_R_100():
     """Its value is L(100·W^mm) − L⋆ (the seventh radius), in closed form at 150 digits (the difference loses 44)."""
+    t2 = _run(D.d_t2(), losses=("logistic",))
     with mpmath.workdps(150):
         s = 1 / (1 + mpmath.e ** 100)
         ell = lambda u: mpmath.log1p(mpmath.e ** (-u))  # noqa: E731
@@ -73,12 +70,11 @@ def test_decay_item_carries_the_excess_at_R_100(t2):
     assert abs(got / want - 1) < 1e-25
 
 
-def test_derived_bound_constant(t2):
+def test_derived_bound_constant():
     """The tightest point of the bound is R = 10⁶: its bound is C·e^{−10⁶·m}, m = 1 (an Att-SVM optimum has an
     active constraint), C = 1·max spread·(T − 1) = 2 on D-T2 (spreads 1, 2; T − 1 = 1) and on D-LMM (spread 1,
     T − 1 = 2)."""
-    lmm = _run(D.d_lmm(), losses=("logistic",))
-    for out in (t2, lmm):
+    for out in (_run(D.d_t2(), losses=("logistic",)), _run(D.d_lmm(), losses=("logistic",))):
         b = _ev(out, "(2) logistic: L(R·W) − L⋆ ≤").bound
         assert abs(_mp(b) * mpmath.exp(R_MAX) - 2) < 1e-30
         assert _ev(out, "(2) logistic: L(R·W) − L⋆ ≤").decide() is True
