@@ -14,7 +14,6 @@ import math
 from fractions import Fraction
 
 import mpmath
-import pytest
 
 from lemmas.tfsvm import thm9
 from verify.claims import rules
@@ -54,19 +53,6 @@ def _hyps(out, start):
 
 
 HARD = Fraction(int(mpmath.floor(mpmath.mpf("0.99") / mpmath.sqrt(5) * 10**6)), 10**6)  # κ(B)(1 − 1/100), 6 dec.
-
-
-@pytest.fixture(scope="module")
-def lmm_one_rung():
-    """D-LMM, α = B by default, the default ε's, one radius each (at R₀(ε))."""
-    return _run(D.d_lmm(), max_rungs=1)
-
-
-@pytest.fixture(scope="module")
-def lmm_opt():
-    """D-LMM, α = A = opt: the cone is everything, R₀ = 0, the ladder starts at R = 1; the figure on (default)."""
-    with working_precision(30) as prec:
-        return thm9.evaluate(D.d_lmm(), prec, alpha=(0,))
 
 
 def _reversed(data):
@@ -136,11 +122,11 @@ def test_r0_of():
     assert thm9.r0_of(Fraction(1), None, B, 3) == 0
 
 
-def test_one_rung_per_eps_coverage_range_and_kappa(lmm_one_rung):
-    """One radius at R₀(ε) for each default ε; the coverage names the ε's (the last just below κ(B) = 1/√5 to 8
-    digits), the R₀'s and α; the range each radius and its digits. The κ item: at R₀(κ(B)·0.99) the optimum sits on
+def test_one_rung_per_eps_coverage_range_and_kappa():
+    """D-LMM, α = B by default, the default ε's: one radius at R₀(ε) for each; the coverage names the ε's (the last
+    just below κ(B) = 1/√5 to 8 digits), the R₀'s and α; the range each radius and its digits. The κ item: at R₀(κ(B)·0.99) the optimum sits on
     the cone's edge (κ(W̄)/‖W̄‖ = ε); at R₀(1/10) ≈ 25 it is inside, close to κ(B)."""
-    out = lmm_one_rung
+    out = _run(D.d_lmm(), max_rungs=1)
     r1, r2 = _r0(Fraction(1, 10)), _r0(HARD)
     assert out.covers == [f"ε ∈ {{1/10, {HARD}}} (the last just below κ(α) = {mpmath.nstr(1 / mpmath.sqrt(5), 8)}); "
                           f"R₀ = {r1}, {r2}; α: α = (2)"]
@@ -155,11 +141,12 @@ def test_one_rung_per_eps_coverage_range_and_kappa(lmm_one_rung):
     assert len(corr) == 2 and all(e.rule.holds is None and not e.residual for e in corr)
 
 
-def test_opt_ladder(lmm_opt):
+def test_opt_ladder():
     """α = opt: R₀ = 0, ε = 1/10 only (no κ(α) to shrink), the ladder from R = 1 by 3/2; the cone's edge is never
     active, so it stops at the first TAIL_POINTS radii where the rule decides — the decay holds on them: exactly
     TAIL_POINTS radii, 1 … (3/2)³; the figure is drawn by default."""
-    out = lmm_opt
+    with working_precision(30) as prec:
+        out = thm9.evaluate(D.d_lmm(), prec, alpha=(0,))  # the figure on: its default
     assert out.covers == ["ε ∈ {1/10}; R₀ = 0; α: α = (1)"]
     k = rules.TAIL_POINTS
     last = Fraction(3, 2) ** (k - 1)
