@@ -59,7 +59,7 @@ def test_each_loss_has_its_own_tally_and_hypothesis():
     assert not any(e.quantity.startswith("(1/n)Σℓ") for e in t2.evidence)  # α = opt: no "non-optimal" limit
 
 
-def test_decay_item_carries_the_excess_at_R_100():
+def test_decay_value_is_the_excess_at_R_100():
     """Its value is L(100·W^mm) − L⋆ (the seventh radius), in closed form at 150 digits (the difference loses 44)."""
     t2 = _run(D.d_t2(), losses=("logistic",))
     with mpmath.workdps(150):
@@ -70,7 +70,7 @@ def test_decay_item_carries_the_excess_at_R_100():
     assert abs(got / want - 1) < 1e-25
 
 
-def test_derived_bound_constant():
+def test_derived_bound_constant_on_two_datasets():
     """The tightest point of the bound is R = 10⁶: its bound is C·e^{−10⁶·m}, m = 1 (an Att-SVM optimum has an
     active constraint), C = 1·max spread·(T − 1) = 2 on D-T2 (spreads 1, 2; T − 1 = 1) and on D-LMM (spread 1,
     T − 1 = 2)."""
