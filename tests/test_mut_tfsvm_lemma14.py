@@ -92,7 +92,7 @@ def test_every_pi_true_false_and_undecided():
     assert _point(1, -2).every_pi() is False                # D < 0
     assert _point(1, 0).every_pi() is None                  # D exactly 0: undecided, not refuted
     assert _point("1 +/- 1e-10", 1).every_pi() is None      # ρ straddles 1
-    assert _point("1.5 +/- 0.5", 1).every_pi() is None      # ρ ∈ [1, 2]: not certainly ≤ 1 nor certainly > 1
+    assert _point("1.5 +/- 0.5", 1).every_pi() is None      # ρ ⊇ [1, 2]: neither certainly ≤ 1 nor certainly > 1
 
 
 def test_margin_on_the_ray_is_pi_times_the_sign_of_d():
