@@ -251,3 +251,22 @@ def test_undefined_radius_is_a_requirement_and_the_next_alpha_is_checked():
     assert _close(_ev(out, "α = (2): R of (74)").value, want)
     assert _ev(out, "α = (2): every π > 0 — ∃R_π").decide() is True
     assert out.decision().verdict == "INCONCLUSIVE"
+
+
+def test_no_derived_pi_when_the_largest_rho_is_exactly_one():
+    """D-T2, α = (1, 1), one rung R·9/40: by the mpmath gradient D > 0 on the W^mm_α ray (ρ = 1 exactly), D < 0 at one
+    boundary point (no every-π witness) and ρ < 1 at the others — max ρ is 1, not > 1, so only the named π run."""
+    data = D.d_t2()
+    f = F(9, 40)
+    with working_precision(30) as prec:
+        out = lemma14.evaluate(data, prec, alphas=[(0, 0)], ladder=(f,), pis=("1/2",))
+        _, _, cones = lmm_selections(data, [(0, 0)], 30)
+        cone = cones[0]
+        pts = _samples(data, cone, cones, f)
+    nw = mpmath.sqrt(_mp(cone.norm_sq))
+    Ds = [_neg_grad_dot(data, W, cone.w) / nw for W in pts]
+    assert tuple(pts[0]) != tuple(cone.w) and Ds[0] > 0  # the W^mm_α ray (rescaled)
+    assert sum(1 for x in Ds if x < 0) >= 1
+    assert all(_rho(data, W, cone.w) < 1 for W, x in zip(pts[1:], Ds[1:]) if x > 0)
+    assert out.covers == ["α = (1, 1): π ∈ {1/2}"]
+    assert _ev(out, "α = (1, 1), π = 1/2: ∃R_π").value is None
