@@ -124,19 +124,26 @@ def _default_of(args: ast.arguments, node):
     return None
 
 
+#: the point-label argument of a Tally's (or ProbeInequality's) methods: method → position of ``where``
+TALLY_LABEL = {"add": 1, "add_ratio": 2, "skip": 0}
+
+
 def _tally_names(fn) -> set:
-    """Names bound to ``Tally(...)`` in a function."""
+    """Names bound to ``Tally(...)`` or ``ProbeInequality(...)`` in a function."""
     names = set()
     for node in ast.walk(fn):
         if isinstance(node, ast.Assign) and isinstance(node.value, ast.Call) and \
-                getattr(node.value.func, "id", "") == "Tally":
+                getattr(node.value.func, "id", "") in ("Tally", "ProbeInequality"):
             names |= {t.id for t in node.targets if isinstance(t, ast.Name)}
     return names
 
 
-def _is_tally_add(node, tallies) -> bool:
-    return (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "add"
-            and isinstance(node.func.value, ast.Name) and node.func.value.id in tallies)
+def _tally_label_position(node, tallies):
+    """The position of the point label when ``node`` calls a method of a tally bound in the function, else None."""
+    if (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in TALLY_LABEL
+            and isinstance(node.func.value, ast.Name) and node.func.value.id in tallies):
+        return TALLY_LABEL[node.func.attr]
+    return None
 
 
 def classify(orig, mutant) -> str | None:
@@ -174,12 +181,13 @@ def classify(orig, mutant) -> str | None:
             return f"display text only (default of {name})"
     tallies = _tally_names(orig)
     for i, p in enumerate(parents):
-        if _is_tally_add(p, tallies):  # Tally.add(value, where, bound=…): ``where`` labels the point in the report
+        where = _tally_label_position(p, tallies)  # tally.add(value, where, …): ``where`` labels the point
+        if where is not None:
             arg = parents[i + 1] if i + 1 < len(parents) else a
-            if len(p.args) > 1 and arg is p.args[1]:
+            if len(p.args) > where and arg is p.args[where]:
                 return "display text only (a Tally point's label)"
-            if (a is p.args and len(a) == 2 and isinstance(b, list) and len(b) == 1
-                    and ast.dump(b[0]) == ast.dump(a[0])):
+            if (a is p.args and len(a) == where + 1 and isinstance(b, list) and len(b) == where
+                    and all(ast.dump(x) == ast.dump(y) for x, y in zip(a, b))):
                 return "display text only (a Tally point's label dropped)"
         if isinstance(p, ast.Call):
             callee = p.func.attr if isinstance(p.func, ast.Attribute) else getattr(p.func, "id", "")
