@@ -10,24 +10,19 @@ are jointly feasible, and each token is separable from the other one (distinct p
 opt = (0, 1) (γ = (1, 0), (−2, 0))."""
 import itertools
 
+from claim_helpers import evaluate_at
+from claim_helpers import only_item as _ev
+
 from lemmas.tfsvm import aux_feasibility as M
 from verify.data import tfsvm as D
 from verify.data.generators import random_dataset
-from verify.numbers.precision import working_precision
 
 NEC = "(N) Att-SVM(α) feasible ⇒"
 EQUIV = "(C) Att-SVM(α) feasible ⇔"
 
 
-def _ev(out, start):
-    got = [e for e in out.evidence if e.quantity.startswith(start)]
-    assert len(got) == 1, [e.quantity for e in out.evidence]
-    return got[0]
-
-
 def _run(data, **kw):
-    with working_precision(30) as prec:
-        return M.evaluate(data, prec, **kw)
+    return evaluate_at(M, data, **kw)
 
 
 def _stub(monkeypatch, answers=None, real=True):

@@ -13,6 +13,7 @@ import re
 from fractions import Fraction
 
 import pytest
+from claim_helpers import evaluate_at
 from flint import arb_mat
 
 from lemmas.tfsvm import aux_invariances
@@ -42,8 +43,7 @@ def _key(p):
 
 
 def _run(data, **kw):
-    with working_precision(30) as prec:
-        return aux_invariances.evaluate(data, prec, **kw)
+    return evaluate_at(aux_invariances, data, **kw)
 
 
 class _Recorder:

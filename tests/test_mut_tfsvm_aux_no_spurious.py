@@ -11,11 +11,12 @@ gives: (0, 0) locally optimal (support {0: [1]}, γ₁₀ = 1 > γ₁₁ = 0; �
 and (1, 0) not (γ₁₁ = 0 < γ₁₀ = 1 at a support index). So "4 selections, 4 feasible, 2 locally optimal"."""
 from fractions import Fraction
 
+from claim_helpers import evaluate_at
+
 from lemmas.tfsvm import aux_no_spurious as M
 from verify import Dataset
 from verify.data import tfsvm as D
 from verify.geometry.tfsvm_svm import Selection
-from verify.numbers.precision import working_precision
 
 ONLY = "α locally optimal ⇒ α = opt, over every α ∈ [T]ⁿ (1 = holds; exact support sets)"
 PART_I = "(i) every non-selected token is a support index, for every feasible α"
@@ -24,8 +25,7 @@ FALSE_CASE = "a hypothesis of (ii) is NOT required here (the false case): "
 
 
 def _run(data, **kw):
-    with working_precision(30) as prec:
-        return M.evaluate(data, prec, **kw)
+    return evaluate_at(M, data, **kw)
 
 
 def _only(out):

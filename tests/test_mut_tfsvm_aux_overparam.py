@@ -14,6 +14,7 @@ from dataclasses import replace
 from fractions import Fraction
 
 import mpmath
+from claim_helpers import evaluate_at
 from flint import arb
 
 from lemmas.tfsvm import aux_overparam as M
@@ -21,7 +22,6 @@ from verify.data import tfsvm as D
 from verify.geometry.probes import tie_points
 from verify.geometry.stationarity import PROBE_SCALES
 from verify.models.attention import features
-from verify.numbers.precision import working_precision
 
 mpmath.mp.dps = 50
 V_DT2 = tuple(Fraction(x) for x in (0, 0, 1, -4))
@@ -40,8 +40,7 @@ def _ev(out, start):
 
 
 def _run(data, **kw):
-    with working_precision(30) as prec:
-        return M.evaluate(data, prec, **kw)
+    return evaluate_at(M, data, **kw)
 
 
 def _spy_directions(monkeypatch):

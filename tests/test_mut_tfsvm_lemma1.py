@@ -13,11 +13,12 @@ DUP (n = 3, T = 3, d = 2, v = (2, 1): token 1 strictly optimal in each sequence,
 opt is solved."""
 from fractions import Fraction
 
+from claim_helpers import evaluate_at
+
 from lemmas.tfsvm import lemma1
 from verify import Dataset
 from verify.data import tfsvm as D
 from verify.data.generators import random_dataset
-from verify.numbers.precision import working_precision
 
 PLANE = Dataset.make(X=[[[1, 0], [1, 1]]], Y=[1], v=[0, -1], z=[[1, 0]], name="plane")
 DUP = Dataset.make(X=[[[1, 0], [0, 1], [0, 1]], [[1, 1], [0, 1], [0, 1]], [[1, 1], [0, 0], [0, 0]]],
@@ -26,8 +27,7 @@ NAMES = ("W w = 0", "uᵀW = 0", "rank W", "W = Σ λ", "‖W‖_F²")
 
 
 def _run(data, **kw):
-    with working_precision(30) as prec:
-        return lemma1.evaluate(data, prec, **kw)
+    return evaluate_at(lemma1, data, **kw)
 
 
 def _tallies(out):

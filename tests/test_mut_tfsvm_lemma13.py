@@ -10,6 +10,7 @@ q_i = Σ_{t≠α_i} s_it; lower = (1/8n)Σ_{𝒯_i≠∅}|ℓ'_i|q_iγ^gap_i, up
 from fractions import Fraction as F
 
 import mpmath
+from claim_helpers import only_item as _ev
 from flint import arb
 
 from lemmas.tfsvm import lemma13
@@ -47,12 +48,6 @@ def _neg_grad_dot(data, states, V):
         T = len(seq)
         total += lp * sum(s[t] * s[r] * (gam[t] - gam[r]) * (b[t] - b[r]) for t in range(T) for r in range(T)) / 2
     return total / data.n
-
-
-def _ev(out, start):
-    got = [e for e in out.evidence if e.quantity.startswith(start)]
-    assert len(got) == 1, [e.quantity for e in out.evidence]
-    return got[0]
 
 
 def _close(x, want, tol="1e-15"):

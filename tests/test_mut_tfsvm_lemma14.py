@@ -12,6 +12,7 @@ same directions and radii the claim uses: ``cone_directions``, ``at_norm``)."""
 from fractions import Fraction as F
 
 import mpmath
+from claim_helpers import only_item as _ev
 from flint import arb
 
 from lemmas.tfsvm import lemma14
@@ -59,12 +60,6 @@ def _margin(data, W, w, pi, loss="logistic"):
     nw = mpmath.sqrt(sum(_mp(x) ** 2 for x in w))
     N, D_ = _neg_grad_dot(data, W, W, loss) / nW, _neg_grad_dot(data, W, w, loss) / nw
     return ((1 + _mp(pi)) * D_ - N) / abs(D_)
-
-
-def _ev(out, start):
-    got = [e for e in out.evidence if e.quantity.startswith(start)]
-    assert len(got) == 1, [e.quantity for e in out.evidence]
-    return got[0]
 
 
 def _close(x, want, tol="1e-20"):

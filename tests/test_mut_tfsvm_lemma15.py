@@ -12,6 +12,8 @@ import random
 from fractions import Fraction as F
 
 import mpmath
+from claim_helpers import evaluate_at
+from claim_helpers import only_item as _ev
 
 from lemmas.tfsvm import lemma15 as M
 from verify.data import tfsvm as D
@@ -62,15 +64,8 @@ def want_pairs(d, m, seed=1):
     return out
 
 
-def _ev(out, start):
-    got = [e for e in out.evidence if e.quantity.startswith(start)]
-    assert len(got) == 1, [e.quantity for e in out.evidence]
-    return got[0]
-
-
 def _run(data, **kw):
-    with working_precision(30) as prec:
-        return M.evaluate(data, prec, **kw)
+    return evaluate_at(M, data, **kw)
 
 
 def test_matrices_are_the_seeded_draws_and_the_adversarial_ones():

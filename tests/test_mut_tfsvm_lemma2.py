@@ -9,6 +9,8 @@ off-optimal weight is s = σ(−R), δ₁ = 1·s, δ₂ = 2·s, so L − L⋆ = 
 = ½s(|ℓ'(1)| + 2|ℓ'(0)|)(1 + O(s)): logistic |ℓ'(u)| = 1/(1 + e^u), exponential e^{−u}.
 D-LMM: γ = (1, ½, 0) (n = 1, T = 3): spread 1, T − 1 = 2. D-T2: spreads 1 and 2, T − 1 = 1: the constant is 2 on both."""
 import mpmath
+from claim_helpers import evaluate_at
+from claim_helpers import only_item as _ev
 
 from lemmas.tfsvm import lemma2 as M
 from verify import Dataset
@@ -16,7 +18,6 @@ from verify.data import tfsvm as D
 from verify.data.generators import random_dataset
 from verify.geometry.probes import probe_points
 from verify.models.attention import features
-from verify.numbers.precision import working_precision
 
 mpmath.mp.dps = 60
 R_MAX = 10**6
@@ -29,14 +30,7 @@ def _mp(x):
 
 
 def _run(data, **kw):
-    with working_precision(30) as prec:
-        return M.evaluate(data, prec, **kw)
-
-
-def _ev(out, start):
-    got = [e for e in out.evidence if e.quantity.startswith(start)]
-    assert len(got) == 1, [e.quantity for e in out.evidence]
-    return got[0]
+    return evaluate_at(M, data, **kw)
 
 
 def _lead(dl):

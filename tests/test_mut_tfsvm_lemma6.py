@@ -11,9 +11,11 @@ the support it equals the common μ = (2λ − Σ_sup γ)/k (Σ s = 1), off it �
 −γ_t − μ = (Σ_sup γ − 2λ)/k − γ_t."""
 from fractions import Fraction as F
 
+from claim_helpers import evaluate_at
+from claim_helpers import only_item as _ev
+
 from lemmas.tfsvm import lemma6 as M
 from verify.claims import Figure
-from verify.numbers.precision import working_precision
 
 GAM_A = [F(1), F(9, 10), F(4, 5), F(0)]  # D-L6a: γ = v (X = I₄)
 
@@ -25,14 +27,7 @@ def householder(u):
 
 
 def _run(data, **kw):
-    with working_precision(30) as prec:
-        return M.evaluate(data, prec, **kw)
-
-
-def _ev(out, start):
-    got = [e for e in out.evidence if e.quantity.startswith(start)]
-    assert len(got) == 1, [e.quantity for e in out.evidence]
-    return got[0]
+    return evaluate_at(M, data, **kw)
 
 
 def support_and_slack(gam, lam):

@@ -11,6 +11,8 @@ D-T2: tokens (1, 1), (0, 0) with z = (1, 0), Y = +1, and (2, 2), (0, 0) with z =
 from fractions import Fraction
 
 import mpmath
+from claim_helpers import evaluate_at
+from claim_helpers import only_item as _ev
 
 from lemmas.tfsvm import lemma9
 from verify.data import tfsvm as D
@@ -28,15 +30,8 @@ def _mp(x):
     return mpmath.mpf(x.mid().str(40, radius=False))
 
 
-def _ev(out, start):
-    got = [e for e in out.evidence if e.quantity.startswith(start)]
-    assert len(got) == 1, [e.quantity for e in out.evidence]
-    return got[0]
-
-
 def _run(data, **kw):
-    with working_precision(30) as prec:
-        return lemma9.evaluate(data, prec, **kw)
+    return evaluate_at(lemma9, data, **kw)
 
 
 def test_b1_and_b2_items_where_each_holds_every_point_counted_and_named():
