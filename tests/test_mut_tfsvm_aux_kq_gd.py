@@ -73,6 +73,21 @@ def test_nn_linear_start_by_definition():
     assert A.nn_linear_init(3, 2, 5, "key") == [torch[e][a] for a in range(3) for e in range(2)]
 
 
+def test_nn_linear_start_draws_from_minus_to_plus_1000():
+    """d = m = 100 (b = 1/10 exactly): 10⁴ draws of U uniform on the 2001 integers −1000..1000 (a range of 2002
+    integers would consume the seeded stream differently), entries b·U/1000."""
+    rng = random.Random("tfsvm.aux.kq-gd-empirical/query/100/100/0")
+    torch = [[F(1, 10) * F(rng.randint(-1000, 1000), 1000) for _ in range(100)] for _ in range(100)]
+    assert A.nn_linear_init(100, 100, 0, "query") == [torch[e][a] for a in range(100) for e in range(100)]
+
+
+def test_default_datasets_are_the_two_trials():
+    """Two trials kq_trial(0), kq_trial(1) of shape n = 3, T = 4, d = 4."""
+    got = A.default_datasets()
+    assert [(x.n, x.T, x.d) for x in got] == [(3, 4, 4)] * 2
+    assert [x.X for x in got] == [D.kq_trial(s, 3, 4, 4).X for s in (0, 1)]
+
+
 def test_run_starts_from_the_seeded_key_and_query():
     """run(seed = 5) = the normalised GD from nn_linear_init(·, 5, "key") ++ nn_linear_init(·, 5, "query")."""
     data = D.kq_trial(0)
@@ -83,16 +98,18 @@ def test_run_starts_from_the_seeded_key_and_query():
     assert all(a.mid() == b.mid() for a, b in zip(Ws[10], want[10]))
 
 
-def test_ridge_step_normalises_each_factor_of_the_ridged_gradient():
-    """λ = 1: G = ∇L + 2λψ, K ← K − η G_K/‖G_K‖, Q ← Q − η G_Q/‖G_Q‖ (η = 1/10), one step from the seeded start."""
+@pytest.mark.parametrize("ridge", [F(1), F(1, 2)])
+def test_ridge_step_normalises_each_factor_of_the_ridged_gradient(ridge):
+    """λ = 1 and 1/2: G = ∇L + 2λψ, K ← K − η G_K/‖G_K‖, Q ← Q − η G_Q/‖G_Q‖ (η = 1/10), one step from the seeded
+    start."""
     data = D.kq_trial(0)
     with working_precision(30):
         par = make_parameterization(data, "KQ", m=2)
         psi = [to_arb(x) for x in A.nn_linear_init(4, 2, 0, "key") + A.nn_linear_init(4, 2, 0, "query")]
-        g = [arb(x.mid()) + 2 * p for x, p in zip(par.grad(psi), psi)]
+        g = [arb(x.mid()) + 2 * to_arb(ridge) * p for x, p in zip(par.grad(psi), psi)]
         nK, nQ = norm2(g[:8]), norm2(g[8:])
         want = [p - x / (10 * nK) for p, x in zip(psi[:8], g[:8])] + [p - x / (10 * nQ) for p, x in zip(psi[8:], g[8:])]
-        done, got = A.factor_normalized_gd(par, psi, 1, arb("0.1"), arb(1), lambda k, p: None)
+        done, got = A.factor_normalized_gd(par, psi, 1, arb("0.1"), to_arb(ridge), lambda k, p: None)
     assert done == 1
     assert all(abs(float((a - b).mid())) < 1e-25 for a, b in zip(got, want))
 
