@@ -7,35 +7,34 @@ Reads mutant names (first word of each line) from stdin; run inside the director
 """
 from __future__ import annotations
 
-import ast
 import difflib
 import os
 import sys
 
+from mutation_report import _functions  # dev/ is this script's own directory, first on sys.path
 
-def _functions(root: str, module: str, cache: dict) -> dict:
-    """{function name → source} of the mutmut functions of one mutated module."""
+
+def _sources(root: str, module: str, cache: dict) -> dict:
+    """{(function prefix, mutant suffix) → source lines} of one mutated module, as mutation_report parses it."""
     if module not in cache:
         path = os.path.join(root, "mutants", *module.split(".")) + ".py"
-        src = open(path, encoding="utf-8").read()
-        lines = src.splitlines()
-        cache[module] = {node.name: "\n".join(lines[node.lineno - 1:node.end_lineno])
-                         for node in ast.walk(ast.parse(src))
-                         if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and "__mutmut_" in node.name}
+        lines = open(path, encoding="utf-8").read().splitlines()
+        cache[module] = {(base, suffix): lines[node.lineno - 1:node.end_lineno]
+                         for base, fns in _functions(path).items() for suffix, node in fns.items()}
     return cache[module]
 
 
 def diff(root: str, name: str, cache: dict) -> list[str]:
     parts = name.split(".")
     k = next(i for i, p in enumerate(parts) if p.startswith(("x_", "xǁ")))
-    fns = _functions(root, ".".join(parts[:k]), cache)
-    fn = ".".join(parts[k:])
-    orig, mutant = fns.get(fn.rpartition("__mutmut_")[0] + "__mutmut_orig"), fns.get(fn)
+    base, _, suffix = ".".join(parts[k:]).rpartition("__mutmut_")
+    sources = _sources(root, ".".join(parts[:k]), cache)
+    orig, mutant = sources.get((base, "orig")), sources.get((base, suffix))
     if orig is None or mutant is None:
         return ["  (source not found)"]
-    base = fn.rpartition("__mutmut_")[0]
-    a = orig.replace(base + "__mutmut_orig", base).splitlines()
-    b = mutant.replace(fn, base).splitlines()
+    # the def lines differ by the mutant's name: drop it on both sides so only the change shows
+    a = [orig[0].replace(f"{base}__mutmut_orig", base)] + orig[1:]
+    b = [mutant[0].replace(f"{base}__mutmut_{suffix}", base)] + mutant[1:]
     return [line for line in difflib.unified_diff(a, b, lineterm="", n=0) if not line.startswith(("---", "+++", "@@"))]
 
 

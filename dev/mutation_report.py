@@ -138,12 +138,19 @@ def _tally_names(fn) -> set:
     return names
 
 
-def _tally_label_position(node, tallies):
-    """The position of the point label when ``node`` calls a method of a tally bound in the function, else None."""
-    if (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in TALLY_LABEL
-            and isinstance(node.func.value, ast.Name) and node.func.value.id in tallies):
-        return TALLY_LABEL[node.func.attr]
+def _tally_label_position(call: ast.Call, tallies):
+    """The position of the point label when ``call`` calls a method of a tally bound in the function, else None."""
+    if (isinstance(call.func, ast.Attribute) and call.func.attr in TALLY_LABEL
+            and isinstance(call.func.value, ast.Name) and call.func.value.id in tallies):
+        return TALLY_LABEL[call.func.attr]
     return None
+
+
+def _callee(node) -> str:
+    """The called name of a call (``f(...)`` → f, ``x.m(...)`` → m); "" for anything else."""
+    if not isinstance(node, ast.Call):
+        return ""
+    return node.func.attr if isinstance(node.func, ast.Attribute) else getattr(node.func, "id", "")
 
 
 def classify(orig, mutant) -> str | None:
@@ -157,10 +164,9 @@ def classify(orig, mutant) -> str | None:
     if fname.endswith(("_figure", "_figures")) or "Series" in returns or "Figure" in returns:
         return f"figure only (in {fname}, which builds a plot)"
     for p in parents:
-        if isinstance(p, ast.Call):
-            name = p.func.attr if isinstance(p.func, ast.Attribute) else getattr(p.func, "id", "")
-            if name in ("Figure", "Series", "figure") or name.endswith("_figure") or name.endswith("_series"):
-                return f"figure only (inside {name}(...))"
+        name = _callee(p)
+        if name in ("Figure", "Series", "figure") or name.endswith(("_figure", "_series")):
+            return f"figure only (inside {name}(...))"
     if isinstance(a, ast.Constant) and isinstance(b, ast.Constant) and _is_display_string(a.value):
         return "display text only (string literal mutated)"
     if isinstance(a, str) and isinstance(b, str) and _is_display_string(a):
@@ -181,19 +187,19 @@ def classify(orig, mutant) -> str | None:
             return f"display text only (default of {name})"
     tallies = _tally_names(orig)
     for i, p in enumerate(parents):
+        if not isinstance(p, ast.Call):
+            continue
+        arg = parents[i + 1] if i + 1 < len(parents) else a  # the child of the call on the way to the change
+        position = next((k for k, x in enumerate(p.args) if x is arg), None)
         where = _tally_label_position(p, tallies)  # tally.add(value, where, …): ``where`` labels the point
         if where is not None:
-            arg = parents[i + 1] if i + 1 < len(parents) else a
-            if len(p.args) > where and arg is p.args[where]:
+            if position == where:
                 return "display text only (a Tally point's label)"
             if (a is p.args and len(a) == where + 1 and isinstance(b, list) and len(b) == where
                     and all(ast.dump(x) == ast.dump(y) for x, y in zip(a, b))):
                 return "display text only (a Tally point's label dropped)"
-        if isinstance(p, ast.Call):
-            callee = p.func.attr if isinstance(p.func, ast.Attribute) else getattr(p.func, "id", "")
-            arg = parents[i + 1] if i + 1 < len(parents) else a
-            if arg in p.args and (callee, p.args.index(arg)) in DISPLAY_POSITIONAL:
-                return f"display text only ({callee}'s {DISPLAY_POSITIONAL[callee, p.args.index(arg)]})"
+        if (_callee(p), position) in DISPLAY_POSITIONAL:
+            return f"display text only ({_callee(p)}'s {DISPLAY_POSITIONAL[_callee(p), position]})"
     if isinstance(a, ast.JoinedStr) or any(isinstance(p, ast.JoinedStr) for p in parents):
         return "display text only (f-string)"
     return None
