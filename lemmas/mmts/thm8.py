@@ -104,10 +104,10 @@ def evaluate(data, prec: Precision, radii=RADII, starts: int = 2, seed: int = 0,
     out.range = f"R ≤ {float(Rs[-1].mid()):g}"
     out.cover(f"the selection found by the projected-gradient ball search ({starts} random starts + every element of "
               "P^mm + the previous optimum)")
-    pts = [(R, x) for R, x in zip(Rs, dist) if x > 0]
+    pts = [(R, x) for R, x in zip(Rs, dist) if x > 0] if figure else []
     if figure and not pts:  # nothing for a log axis: said, not drawn as an empty panel
         out.notes.append("figure: the distance's ball reaches 0 at every radius (the path lies on P^mm): no log plot")
-    if figure and pts:
+    if pts:
         out.figures.append(Figure("dist", "Theorem 8: distance of p̄(R)/R to P^mm/‖p^mm‖", "log10 R",
                                   "log10 dist(p̄(R)/R, P^mm/‖p^mm‖)",
                                   [Series("distance to the (ATT-SVM') solution set", [log10_abs(R) for R, _ in pts],
