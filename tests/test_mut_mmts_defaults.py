@@ -2,10 +2,10 @@
 explicit name (the per-dataset verdicts and figures are keyed by it), the default seed is 0 and a seed
 given is honoured, and a seeded random dataset is the one its name describes — shape, labels, keys and
 seed — so a report can be replayed from the name alone."""
-import importlib
 import re
 
 import pytest
+from claim_helpers import assert_names_explicit_and_distinct, default_datasets
 
 from lemmas.mmts import lemma3, lemma4, lemma7, thm2, thm2_stationary
 from verify.data import mmts as D
@@ -20,14 +20,12 @@ SEEDED = re.compile(r"-s\d+")
 
 
 def defaults(module, *seed):
-    return importlib.import_module(f"lemmas.mmts.{module}").CLAIM.default_datasets(*seed)
+    return default_datasets("mmts", module, *seed)
 
 
 @pytest.mark.parametrize("module", MODULES)
 def test_default_names_are_explicit_and_distinct(module):
-    names = [d.name for d in defaults(module)]
-    assert len(set(names)) == len(names), names
-    assert "dataset" not in names  # Dataset.make's placeholder
+    assert_names_explicit_and_distinct(defaults(module))
 
 
 @pytest.mark.parametrize("module", [m for m in MODULES if m != "lemma11"])

@@ -2,11 +2,11 @@
 (per-dataset verdicts and figures are keyed by it), the default seed is 0 and a seed given is honoured, and a seeded
 random dataset is the one its name describes — shape, query vectors and seed — so a report can be replayed from the
 name alone (the generator rerun here from the name's fields must give the same entries)."""
-import importlib
 import pkgutil
 import re
 
 import pytest
+from claim_helpers import assert_names_explicit_and_distinct, default_datasets
 
 import lemmas.tfsvm as P
 from verify.data.generators import random_dataset
@@ -18,14 +18,12 @@ RANDOM = re.compile(r"^random-n(?P<n>\d+)T(?P<T>\d+)d(?P<d>\d+)-(?P<kind>z|self)
 
 
 def defaults(module, *seed):
-    return importlib.import_module(f"lemmas.tfsvm.{module}").CLAIM.default_datasets(*seed)
+    return default_datasets("tfsvm", module, *seed)
 
 
 @pytest.mark.parametrize("module", MODULES)
 def test_default_names_are_explicit_and_distinct(module):
-    names = [d.name for d in defaults(module)]
-    assert len(set(names)) == len(names), names
-    assert "dataset" not in names and not any(n.endswith("-rational-s0") for n in names)  # generator placeholders
+    assert_names_explicit_and_distinct(defaults(module))
 
 
 @pytest.mark.parametrize("module", MODULES)
