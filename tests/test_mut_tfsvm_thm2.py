@@ -140,12 +140,13 @@ def calls_at_the_defaults(log):
 def hypotheses_requirements_and_notes(out):
     """opt = (1, 1) printed from 1; Att-SVM feasible with both margin constraints tight at W^mm = I (support
     (i, t) = (0, 1), (1, 1), 0-indexed: each sequence's non-optimal token); the search requirement named per
-    parametrisation; Att-SVM⋆ solved with C⋆ = 2 (to 8 digits both ends); the face is not a single point (the segment); ‖K̄Q̄ᵀ‖_⋆ ≤ R(1 + 10⁻³⁰) at 4 of 5
-    radii (only 3R/2 above; the lower end of the bound itself counts), = R to 10⁻³⁰ relative at 3 (R twice, and the
-    bound: |norm − R| = R·10⁻³⁰ less the ball's radius ≈ R·10⁻⁴¹)."""
+    parametrisation; Att-SVM⋆ solved with C⋆ = 2 (to 8 digits both ends); the face is not a single point (the
+    segment); ‖K̄Q̄ᵀ‖_⋆ ≤ R(1 + 10⁻³⁰) at 4 of 5 radii (only 3R/2 above; the lower end of the bound itself counts),
+    = R to 10⁻³⁰ relative at 3 (R twice, and the bound: |norm − R| = R·10⁻³⁰ less the ball's radius ≈ R·10⁻⁴¹)."""
     assert [(h.name, h.met, h.detail) for h in out.hypotheses[1:]] == [
         (T.UNIQUE_TOKENS, True, "opt = [1, 1] (1-indexed)"),
-        ("Att-SVM(opt) feasible (W^mm exists)", True, "certified feasible (optimum certified), support [(0, 1), (1, 1)]")]
+        ("Att-SVM(opt) feasible (W^mm exists)", True,
+         "certified feasible (optimum certified), support [(0, 1), (1, 1)]")]
     assert [(r.name, r.met) for r in out.requirements] == [(W_SEARCH, True), (NUC_SOLVED, True), (KQ_SEARCH, True)]
     assert out.requirements[1].detail == "C⋆ ∈ [2.0000000, 2.0000000]"
     assert out.notes == [
