@@ -98,7 +98,9 @@ def test_relations_and_bounds_of_every_deciding_item():
     with working_precision(30) as prec:
         out = lemma6.evaluate(lemma6.lemma6_tight(), prec, losses=("logistic",), points=[(0, 0), (1, 2)], steps=1,
                               search=False)
-    assert [(e.relation, e.bound) for e in out.evidence if e.relation != "~"][:3] == [("<=", 1), (">=", 1), ("<=", 1)]
+    # (i) at the probe points, (i) proven on a box (the margin L² − ‖∇²L‖_F² > 0), (25), (6)
+    assert [(e.relation, e.bound) for e in out.evidence if e.relation != "~"][:4] == \
+        [("<=", 1), (">", 0), (">=", 1), ("<=", 1)]
     hess = find(out, "(i)")
     assert hess.coverage.points == 2 and hess.coverage.worst_at.startswith("p = (")
     rho = find(out, "(25)")

@@ -20,6 +20,10 @@ How it is checked (every item a Tally over its points, each point decided by enc
         ‖p‖∞ = 1000, split-attention ties) and at 3 local maxima of a float64 search (it only proposes
         points), for the logistic, exponential and correlation losses (closed-form Hessian, rigorous
         spectral norm);
+  (i′)  proven on a whole box (logistic): ‖∇²L(p)‖₂ ≤ ‖∇²L(p)‖_F < L ≤ L_p for every p with ‖p‖∞ ≤ r, by a region
+        certificate (``hessian_margin``; ``verify.kit.region_inequality``), r = ``region_radius`` (every logit
+        |k_itᵀp| ≤ 1 there), halved until proven within 100 boxes (at most 12 sizes); the certificate is written by
+        ``--report`` and re-checked by ``python -m verify recheck``;
   (ii)  (6) between consecutive GD iterates (1000 steps from p(0) = 0, logistic);
   (iii) (25) as ρ = (L(p) − L(p⁺))/((η/2)‖∇L(p)‖²) ≥ 1 at every probe point and GD step: from the
         cancellation-free excess losses intersected with the mean-value form ρ = 2 − η gᵀ∇²L(ξ)g/‖g‖²
@@ -46,17 +50,61 @@ from verify.geometry.probes import probe_points
 from verify.geometry.smoothness import descent_ratio, hessian_local_maxima, hessian_norm, smoothness_constant
 from verify.kit.assumptions import assumption_a, step_size
 from verify.kit.probe_inequality import ProbeInequality, point_label
+from verify.kit.region_inequality import prove_on_largest
 from verify.kit.trajectory_identity import norm_enclosure
 from verify.models.attention import LinearLogitModel, features, norm2
+from verify.models.generic import attention_loss
 from verify.models.losses import get_loss
+from verify.numbers.intervals import gradient_and_hessian
 from verify.numbers.precision import Precision, log10_abs, to_arb, to_decimal_string
+from verify.numbers.regions import Margin, decimal_text, rational_below
 
 LOSSES = ("logistic", "exponential", "correlation")
+REGION = "auto"  # (i) proven on a box ‖p‖∞ ≤ r (logistic loss); "auto": r = region_radius(data), None: no region
+REGION_RUNGS, REGION_BOXES = 12, 100  # the box is halved until proven (at most 12 sizes, 100 boxes each)
+
+
+def region_radius(data: Dataset) -> Fraction:
+    """The largest r = 2^-k ≤ 1 with r·max_{i,t}‖k_it‖₁ ≤ 1: on the box ‖p‖∞ ≤ r every logit |k_itᵀp| ≤ 1, the
+    scale where attention is far from saturation and ‖∇²L‖ is largest (it decays as the softmax saturates)."""
+    kappa = max((sum(abs(x) for x in k) for seq in features(data, "p") for k in seq), default=Fraction(0))
+    r = Fraction(1)
+    while r * kappa > 1:
+        r /= 2
+    return r
+
+
+def hessian_margin(data: Dataset, params: dict) -> Margin:
+    """(i) on a box, as a margin for ``verify.numbers.regions``: L² − ‖∇²L(p)‖_F² > 0 for every p with
+    ‖p‖∞ ≤ ``radius``, where L is a rational not above L_p (its lower end rounded down to 12 digits: proving the
+    bound for L proves it for L_p) and ‖·‖₂ ≤ ‖·‖_F. ∇²L comes from the engine-generic loss
+    (``verify.models.generic``) by forward-mode derivatives, so the same margin runs on arb balls (the search)
+    and on mpmath's iv intervals (the re-check). The Frobenius norm makes the margin sufficient, not equivalent: a
+    point where it fails is no counterexample (the probe points' spectral norms decide there)."""
+    loss = params.get("loss", "logistic")
+    radius = Fraction(params["radius"])
+    powers = (int(params.get("x_power", 4)), int(params.get("w_power", 2)))
+    Lp = smoothness_constant(data, loss, x_power=powers[0], w_power=powers[1]).value
+    bound = rational_below(Lp)
+    feats, scores = features(data, "p"), data.scores
+
+    def g(p, ops):
+        _, _, hess = gradient_and_hessian(lambda th, o: attention_loss(th, feats, scores, loss, o), p, ops)
+        frob = ops.const(0)
+        for row in hess:
+            for h in row:
+                frob = frob + h * h
+        return ops.const(bound * bound) - frob
+
+    D_ = len(feats[0][0])
+    return Margin(g, (-radius,) * D_, (radius,) * D_, tuple(f"p{j + 1}" for j in range(D_)), ">",
+                  statement=f"‖∇²L(p)‖_F < {decimal_text(bound)} ≤ L_p ({get_loss(loss).name}) for ‖p‖∞ ≤ {radius}",
+                  slopes=False, equivalent=False)
 
 
 def evaluate(data: Dataset, prec: Precision, losses=LOSSES, descent_loss: str = "logistic", eta=None,
              steps: int = 1000, enforce_step: bool = True, x_power: int = 4, w_power: int = 2,
-             search: bool = True, points=None) -> Outcome:
+             search: bool = True, points=None, region=REGION, region_boxes: int = REGION_BOXES) -> Outcome:
     """(i) for each loss in ``losses``; (ii)–(iv) for ``descent_loss`` with step ``eta`` (default 1/L_p
     rounded down). ``x_power``/``w_power`` alter the constant (wrong-constant tests); ``points``
     replaces the probe points (exact rationals)."""
@@ -105,13 +153,26 @@ def evaluate(data: Dataset, prec: Precision, losses=LOSSES, descent_loss: str = 
         if name == "logistic" and c.value > 0:  # log10 at the working precision; p = 0 has no log10‖p‖
             fig = [(log10_abs(norm2([to_arb(x) for x in p])), log10_abs(norms[p] / c.value)) for p in pts if any(p)]
             fig_x, fig_y = [x for x, _ in fig], [y for _, y in fig]
+    proven_box = ""
+    if region is not None and "logistic" in losses:
+        r0 = region_radius(data) if region == "auto" else Fraction(region)
+
+        def box(r):
+            params = {"loss": "logistic", "radius": str(r), "x_power": x_power, "w_power": w_power}
+            return (f"logistic: L_p² − ‖∇²L(p)‖_F² > 0 on the box ‖p‖∞ ≤ {r} (i, proven)",
+                    hessian_margin(data, params), params, f"‖p‖∞ ≤ {r}")
+
+        item = prove_on_largest(out, [r0 / 2 ** k for k in range(REGION_RUNGS)], box, claim="mmts.lemma6",
+                                name="hessian-box", data=data, dps=prec.dps, max_boxes=region_boxes)
+        if item.decide():
+            proven_box = f", proven on every p with {item.proof.region} (logistic)"
     if fig_x:
         out.figures.append(Figure(
             "hessian-ratio", "Lemma 6 (i): ‖∇²L(p)‖₂ / L_p at the probe points (logistic)", "log10 ‖p‖",
             "log10(‖∇²L‖₂ / L_p)", [Series("probe points", fig_x, fig_y, "o")], hlines=[(0.0, "L_p")],
             caption="The closed-form Hessian stays far below the constant (6)."))
     out.cover(f"p, p′: ‖∇²L‖ at {len(pts)} probe points" + (" and local maxima of a float64 search" if search else "")
-              + (", (6) between consecutive GD iterates" if descent_loss else ""))
+              + proven_box + (", (6) between consecutive GD iterates" if descent_loss else ""))
     if descent_loss:
         descent(out, models[descent_loss], Lp, eta_a, pts, labels, states, steps, get_loss(descent_loss).name)
         out.cover(f"η = {to_decimal_string(eta_a, 6)}" + (" (1/L_p rounded down: the largest step allowed)"
@@ -208,11 +269,13 @@ GD with η = 1/L_p; (26) over the run. Keys not of the form XW use ‖K_i‖ for
 CLAIM = register(Claim(id="mmts.lemma6", paper="mmts", number="Lemma 6", kind="inequality",
                        title="Smoothness of L(p) and the descent lemma", statement=STATEMENT, check=evaluate,
                        default_datasets=default_datasets, aliases=("smoothness", "descent-lemma"),
+                       regions={"hessian-box": hessian_margin},
                        parameters=(
                            Parameter("p, p′", "for all p, p′ ∈ ℝ^d ((6))", "range",
                                      "‖∇²L(p)‖₂ ≤ L_p at the probe points (directions × ‖p‖∞ up to 1000, ties) and "
-                                     "at local maxima of a float64 search from the 3 largest; (6) between "
-                                     "consecutive GD iterates (named in the verdict)"),
+                                     "at local maxima of a float64 search from the 3 largest, and proven on every "
+                                     "point of a box ‖p‖∞ ≤ r (a region certificate); (6) between consecutive GD "
+                                     "iterates (named in the verdict)"),
                            Parameter("η", "every η ≤ 1/L_p ((25)–(26))", "range",
                                      "η = 1/L_p rounded down, the largest step allowed, unless `eta` is given (named "
                                      "in the verdict)", option="eta", low=0),

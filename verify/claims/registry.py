@@ -105,6 +105,9 @@ class Claim:
     #: the statement's universally quantified parameters and their coverage (``Parameter``s; ``()``: none beyond
     #: the data). None = not inventoried yet: tests/test_parameters.py requires every registered claim to declare.
     parameters: tuple | None = None
+    #: region certificates the check can write: name → builder(dataset, params) → ``verify.numbers.regions.Margin``
+    #: (``python -m verify recheck`` rebuilds the margin from a certificate with it)
+    regions: dict | None = None
 
     def __post_init__(self):
         if self.kind not in KINDS:

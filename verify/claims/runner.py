@@ -73,6 +73,7 @@ class Verdict:
     certainty: str | None = None
     range: str | None = None
     reasons: list = field(default_factory=list)
+    certificates: list = field(default_factory=list)  # (dataset name, region certificate dict)
 
     @property
     def exit_code(self) -> int:
@@ -214,12 +215,13 @@ class DatasetRun:
     figures: list
     stable: int
     seconds: float
+    certificates: list = field(default_factory=list)  # region certificates (dicts) of the working-precision run
 
     def freeze(self, dps: int) -> "DatasetRun":
         """The same result with its evidence formatted: picklable, for ``verify all --jobs``."""
         digits = max(1, min(dps, 40))
         return DatasetRun(self.verdict, self.hypotheses, [FrozenEvidence.of(e, digits) for e in self.evidence],
-                          self.notes, self.figures, self.stable, self.seconds)
+                          self.notes, self.figures, self.stable, self.seconds, self.certificates)
 
 
 def scope(out: Outcome) -> str | None:
@@ -249,15 +251,17 @@ def run_dataset(claim: Claim, data: Dataset, dps: int) -> DatasetRun:
         why = f"verdict {d.verdict} at {dps} digits but {high.decided.verdict} at {higher}"
         dv = DatasetVerdict(data.name, INCONCLUSIVE, None, None, [why])
         notes.append(f"{why}: INCONCLUSIVE")
-    return DatasetRun(dv, low.hypotheses, low.evidence, notes, low.figures, stable, time.perf_counter() - start)
+    return DatasetRun(dv, low.hypotheses, low.evidence, notes, low.figures, stable, time.perf_counter() - start,
+                      list(low.certificates))
 
 
 def combine(claim: Claim, runs: list, dps: int) -> Verdict:
     """One Verdict from the per-dataset runs (in dataset order), worst wins; several datasets prefix
     every quantity, hypothesis, note and figure with the dataset's name."""
     multi = len(runs) > 1
-    hyps, evid, notes, figs = [], [], [], []
+    hyps, evid, notes, figs, certs = [], [], [], [], []
     for run in runs:
+        certs += [(run.verdict.name, cert) for cert in run.certificates]
         prefix = f"{run.verdict.name}: " if multi else ""
         hyps += [Hypothesis(prefix + h.name, h.met, h.detail) for h in run.hypotheses]
         for e in run.evidence:  # copies: the check's own objects are left as they were
@@ -275,7 +279,7 @@ def combine(claim: Claim, runs: list, dps: int) -> Verdict:
         claim=claim, verdict=verdict, precision=dps, stable_digits=min((r.stable for r in runs), default=dps),
         hypotheses=hyps, evidence=evid, dataset=", ".join(d.name for d in per),
         seconds=sum(r.seconds for r in runs), notes=notes, figures=figs, datasets=per,
-        certainty=certainty, range=rng, reasons=reasons,
+        certainty=certainty, range=rng, reasons=reasons, certificates=certs,
     )
 
 

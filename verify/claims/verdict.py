@@ -47,7 +47,7 @@ HOLDS, VIOLATED, INCONCLUSIVE, NOT_APPLICABLE = "HOLDS", "VIOLATED", "INCONCLUSI
 CERTIFIED, EVIDENCE = "certified", "evidence"
 RELATIONS = ("<", "<=", ">", ">=", "==", "~")
 __all__ = ["HOLDS", "VIOLATED", "INCONCLUSIVE", "NOT_APPLICABLE", "CERTIFIED", "EVIDENCE", "Coverage", "Decided",
-           "Decision", "Evidence", "Hypothesis", "Outcome", "Tally", "compare"]
+           "Decision", "Evidence", "Hypothesis", "Outcome", "Proof", "Tally", "compare"]
 
 
 @dataclass
@@ -172,6 +172,30 @@ class Coverage:
 
 
 @dataclass
+class Proof:
+    """A comparison decided on every point of a region by a region certificate (``verify.numbers.regions``):
+    ``status`` proven / violated (a certified counterexample, ``witness``) / undecided (the budget ended with
+    ``undecided_share`` of the region's volume left). ``region`` names the region in words."""
+
+    status: str
+    region: str
+    boxes: int = 0
+    leaves: int = 0
+    seconds: float = 0.0
+    undecided_share: float = 0.0
+    witness: str | None = None
+    certificate: str | None = None  # the certificate's file name, once a report has written it
+
+    def decision(self) -> bool | None:
+        return {"proven": True, "violated": False}.get(self.status)
+
+    def to_json(self) -> dict:
+        return {"status": self.status, "region": self.region, "boxes": self.boxes, "leaves": self.leaves,
+                "seconds": round(self.seconds, 3), "undecided_share": self.undecided_share,
+                "witness": self.witness, "certificate": self.certificate}
+
+
+@dataclass
 class Evidence:
     """One figure: ``value relation bound`` (deciding) or an informative figure (relation "~").
 
@@ -179,7 +203,9 @@ class Evidence:
     ``coverage``: decided point by point (built by ``Tally.evidence``); ``value`` is the worst point's.
     ``residual``: a deviation that should be ~0, compared through its enclosure's ends; the report
     shows the enclosure's upper end. ``enclosed``: False when the value carries no rigorous error
-    bound (integrator output, a float fit): a decision on it is evidence, not a certificate."""
+    bound (integrator output, a float fit): a decision on it is evidence, not a certificate.
+    ``proof``: decided on a whole region by a region certificate (``Proof``); ``value`` is then the smallest
+    lower end of the margin's enclosure over the region's leaves (or the margin at the witness)."""
 
     quantity: str
     value: object
@@ -191,6 +217,7 @@ class Evidence:
     coverage: Coverage | None = None
     enclosed: bool = True
     stable_digits: int | None = None
+    proof: Proof | None = None
 
     def __post_init__(self):
         if self.relation not in RELATIONS:
@@ -202,7 +229,7 @@ class Evidence:
 
     @property
     def informative(self) -> bool:
-        return self.relation == "~" and self.rule is None and self.coverage is None
+        return self.relation == "~" and self.rule is None and self.coverage is None and self.proof is None
 
     def decide(self) -> bool | None:
         return self._decided()[0]
@@ -215,6 +242,8 @@ class Evidence:
             return self.rule.holds, f"rule: {self.rule.rule}"
         if self.coverage is not None:
             return self.coverage.decision(), "tally"
+        if self.proof is not None:
+            return self.proof.decision(), "region"
         if self.relation == "~":
             return None, None
         value = self._ball if self._ball is not None else self.value
@@ -225,7 +254,7 @@ class Evidence:
         """Decided (either way) by exact arithmetic or enclosures of enclosed values."""
         d, how = self._decided()
         floats = isinstance(self.value, float) or isinstance(self.bound, float)
-        return d is not None and how in ("exact", "enclosure", "tally") and self.enclosed and not floats
+        return d is not None and how in ("exact", "enclosure", "tally", "region") and self.enclosed and not floats
 
     def margin(self):
         return margin_of(self.value, self.relation, self.bound)
@@ -247,6 +276,8 @@ class Evidence:
         }
         if self.coverage is not None:
             out["coverage"] = self.coverage.to_json()
+        if self.proof is not None:
+            out["region"] = self.proof.to_json()
         if self.note:
             out["note"] = self.note
         return out
@@ -358,6 +389,7 @@ class Outcome:
     requirements: list = field(default_factory=list)  # Hypothesis-like: conditions of the check itself
     range: str | None = None  # how far an asymptotic / existential conclusion was computed
     covers: list = field(default_factory=list)  # the values a "for every" parameter was covered at (``cover``)
+    certificates: list = field(default_factory=list)  # region certificates (JSON-able dicts) a report writes out
     decided: Decided | None = field(default=None, init=False, repr=False)  # filled by the runner
 
     def require(self, name: str, met: bool, detail: str = "") -> bool:

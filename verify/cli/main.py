@@ -13,10 +13,10 @@ import sys
 from verify.cli.common import run_verb
 from verify.errors import UsageError
 
-VERBS = ("list", "all", "svm", "flow", "hunt", "experiment")
+VERBS = ("list", "all", "svm", "flow", "hunt", "experiment", "recheck")
 USAGE = (
     "usage: python -m verify list [--paper P] [--json] | <claim> [--precision N] [--data F] [--json] "
-    "[--report DIR] | all [--paper P] [--report DIR] [--jobs N] | svm ... | flow ... | hunt <claim> --budget S | experiment list|<id>"
+    "[--report DIR] | all [--paper P] [--report DIR] [--jobs N] | svm ... | flow ... | hunt <claim> --budget S | experiment list|<id> | recheck CERT.json"
 )
 HELP = """\
 usage: python -m verify <verb or claim id> [options]      (each verb: python -m verify <verb> --help)
@@ -33,6 +33,8 @@ verbs:
   hunt <claim> --budget S                   adversarial search for a counterexample, shrunk and saved
   experiment list | <id> [--precision N]    a paper's experiment replayed: certified run beside float64/float32,
           [--baseline float32,float64]      where each float run departs and stalls, the flow continued beyond it
+  recheck CERT.json [--precision N]         re-verify a region certificate (written by --report DIR into
+                                            DIR/certificates/) with an independent interval engine
 
 datasets: JSON {"X": n x T x d, "Y": [+-1]*n, "v": d, ...}; examples in examples/ (e.g. examples/mmts-fig1a.json)
 

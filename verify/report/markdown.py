@@ -53,7 +53,7 @@ def _points(e: dict) -> str:
     return f"{c['points']} ({c['holds']} ✓, {c['undecided']} ?, {c['violated']} ✗)"
 
 
-def verdict_markdown(v, figure_paths: dict, reproduce: str | None = None) -> str:
+def verdict_markdown(v, figure_paths: dict, reproduce: str | None = None, cert_paths=()) -> str:
     c = v.claim
     js = v.to_json()
     lines = [
@@ -98,6 +98,13 @@ def verdict_markdown(v, figure_paths: dict, reproduce: str | None = None) -> str
                 lines += [f"![{f.title}]({path})", ""]
             if f.caption:
                 lines += [f"*{f.caption}*", ""]
+    if cert_paths:
+        lines += ["## Region certificates", "",
+                  "Each file lists the leaves of a bisection of the region with the enclosure that decides each; "
+                  "`python -m verify recheck FILE` re-verifies it with an independent interval engine (mpmath's "
+                  "`iv`), without the search.", ""]
+        lines += [f"- [{path}]({path}): {_cell(text)}" for path, text in cert_paths]
+        lines.append("")
     if js["notes"]:
         lines += ["## Notes", ""] + [f"- {n}" for n in js["notes"]] + [""]
     lines += [
@@ -123,6 +130,11 @@ def slug(claim_id: str) -> str:
     return claim_id.replace("/", "_")
 
 
+def _file_part(name: str) -> str:
+    """A dataset's or region's name as a safe file-name part."""
+    return re.sub(r"[^A-Za-z0-9._-]+", "_", str(name)).strip("._") or "x"
+
+
 def prepare_report_folder(folder: str, flag: str = "--report") -> str:
     """Check (and create) a report folder and its figures/ before any work, and take its writer lock:
     one-line DestinationError (exit 2) for a read-only place, a file where a folder is needed,
@@ -143,9 +155,22 @@ def write_claim_report(v, folder: str, reproduce: str | None = None) -> str:
         rel = f"figures/{slug(v.claim.id)}-{fig.name}.png"
         render_figure(fig, os.path.join(folder, rel))
         paths[fig.name] = rel
+    certs = []
+    for dataset, cert in getattr(v, "certificates", ()):
+        rel = f"certificates/{slug(v.claim.id)}-{_file_part(dataset)}-{_file_part(cert['margin']['name'])}.json"
+        try:
+            os.makedirs(os.path.join(folder, "certificates"), exist_ok=True)
+        except OSError as exc:
+            raise DestinationError(f"--report {folder}: cannot create certificates/ ({exc.strerror or exc})")
+        write_atomic(os.path.join(folder, rel), json.dumps(cert, indent=1, ensure_ascii=False) + "\n")
+        n = len(cert["leaves"])
+        certs.append((rel, f"{dataset}: {cert['statement']} — {n} {'leaf' if n == 1 else 'leaves'}"))
     md_path = os.path.join(folder, f"{slug(v.claim.id)}.md")
-    write_atomic(os.path.join(folder, f"{slug(v.claim.id)}.json"), json.dumps(v.to_json(), indent=2) + "\n")
-    write_atomic(md_path, verdict_markdown(v, paths, reproduce))
+    js = v.to_json()
+    if certs:
+        js["certificates"] = [rel for rel, _ in certs]
+    write_atomic(os.path.join(folder, f"{slug(v.claim.id)}.json"), json.dumps(js, indent=2) + "\n")
+    write_atomic(md_path, verdict_markdown(v, paths, reproduce, certs))
     return md_path
 
 

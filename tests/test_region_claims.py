@@ -1,0 +1,161 @@
+"""Region certificates in claims and on the command line: mmts.lemma6 (i) proven on a box, the certificate written
+by --report and re-verified by ``python -m verify recheck`` (accepted; rejected when tampered with; bad files get
+the contract's exit codes)."""
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from fractions import Fraction
+
+import pytest
+
+from lemmas.mmts import lemma6
+from verify.claims import Outcome
+from verify.data import mmts as D
+from verify.data.dataset import Dataset
+from verify.kit.region_inequality import prove_on_region
+from verify.models.attention import LinearLogitModel
+from verify.numbers.precision import to_arb, working_precision
+from verify.numbers.regions import Margin, decimal_text, rational_below, recheck
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+
+def run(*args):
+    proc = subprocess.run([sys.executable, "-m", "verify", *args], capture_output=True, text=True, cwd=ROOT, timeout=300)
+    return proc.returncode, proc.stdout, proc.stderr
+
+
+def test_rational_below_is_a_twelve_digit_lower_bound():
+    with working_precision(30):
+        x = to_arb(Fraction(22, 7))
+        q = rational_below(x)
+        assert q <= Fraction(22, 7) and Fraction(22, 7) - q < Fraction(1, 10 ** 11)
+        assert decimal_text(q) == "3.14285714285"
+
+
+def test_region_radius_keeps_every_logit_within_one():
+    """r = 2^-k ≤ 1, the largest with r·max‖k‖₁ ≤ 1 — computed here from the keys by hand."""
+    data = Dataset.make(X=[[[3, 1], [0, "1/2"]]], Y=[1], v=[1, 0], name="keys-3-1")
+    assert lemma6.region_radius(data) == Fraction(1, 4)  # max ‖k‖₁ = 4: 1/4·4 = 1
+    small = Dataset.make(X=[[["1/2", 0], [0, "1/3"]]], Y=[1], v=[1, 0], name="small")
+    assert lemma6.region_radius(small) == 1
+
+
+def test_the_hessian_box_is_proven_on_fig1c_and_its_certificate_rechecks():
+    data = D.mmts_fig1c()
+    with working_precision(30) as prec:
+        out = Outcome()
+        r = lemma6.region_radius(data)
+        params = {"loss": "logistic", "radius": str(r)}
+        margin = lemma6.hessian_margin(data, params)
+        item = prove_on_region(out, "h", margin, claim="mmts.lemma6", name="hessian-box", data=data, params=params,
+                               dps=prec.dps, region=f"‖p‖∞ ≤ {r}")
+        assert item.decide() is True and item.proof.status == "proven" and item.certified
+        # the proven margin is consistent with the closed-form engine at the box's centre p = 0
+        H = LinearLogitModel.from_dataset(data, "p", "logistic").hessian([to_arb(0)] * len(margin.lower))
+        frob2 = sum(H[i, j] ** 2 for i in range(H.nrows()) for j in range(H.ncols()))
+        bound = Fraction(margin.statement.split("< ")[1].split(" ≤")[0])
+        assert to_arb(bound) ** 2 > frob2
+        (cert,) = out.certificates
+        assert cert["claim"] == "mmts.lemma6" and cert["margin"]["params"]["dataset"] == data.to_dict()
+        assert recheck(cert, lemma6.hessian_margin(Dataset.from_dict(cert["margin"]["params"]["dataset"]), params)).ok
+
+
+def test_a_failing_sufficient_condition_is_undecided_not_a_counterexample():
+    """A margin that is only sufficient for the statement (lemma6's Frobenius norm for the spectral one) and fails at
+    a point: no counterexample — the item is undecided (INCONCLUSIVE unless other items decide), never VIOLATED.
+    The same margin marked equivalent is a certified violation."""
+    data = D.mmts_fig1a()
+    for equivalent, decision in ((False, None), (True, False)):
+        with working_precision(30) as prec:
+            out = Outcome()
+            margin = Margin(lambda x, o: x[0] - o.const(Fraction(1, 2)), (0,), (1,), equivalent=equivalent)
+            item = prove_on_region(out, "g", margin, claim="toy", name="toy", data=data, params={}, dps=prec.dps,
+                                   region="[0, 1]")
+            assert item.decide() is decision
+            assert not out.certificates
+    assert "no counterexample" in prove_on_region(Outcome(), "g", Margin(lambda x, o: x[0] - o.const(Fraction(1, 2)),
+                                                  (0,), (1,), equivalent=False), claim="toy", name="toy", data=data,
+                                                  params={}, dps=30, region="[0, 1]").note
+
+
+def test_the_claim_reports_the_proven_box_on_a_default():
+    data = D.mmts_fig1a()
+    kappa = max(sum(abs(x) for x in k) for seq in data.keys() for k in seq)  # max ‖k_it‖₁ over the keys
+    r = Fraction(1)
+    while r * kappa > 1:
+        r /= 2
+    with working_precision(30) as prec:
+        v = lemma6.evaluate(data, prec, losses=("logistic",), descent_loss=None, search=False)
+    items = [e for e in v.evidence if e.proof is not None]
+    assert len(items) == 1 and items[0].decide() is True
+    assert f"‖p‖∞ ≤ {r}" in items[0].quantity
+    assert len(v.certificates) == 1
+    with working_precision(30) as prec:
+        none = lemma6.evaluate(data, prec, losses=("logistic",), descent_loss=None, search=False, region=None)
+    assert not [e for e in none.evidence if e.proof is not None] and not none.certificates
+
+
+@pytest.fixture(scope="module")
+def report_dir(tmp_path_factory):
+    folder = tmp_path_factory.mktemp("rep")
+    data = tmp_path_factory.mktemp("data") / "fig1a.json"
+    D.mmts_fig1a().save(str(data))
+    code, out, err = run("mmts.lemma6", "--data", str(data), "--precision", "20", "--report", str(folder))
+    assert code == 0, err
+    return folder
+
+
+def test_report_writes_the_certificate_and_the_page_links_it(report_dir):
+    certs = os.listdir(report_dir / "certificates")
+    assert len(certs) == 1 and certs[0].endswith("-hessian-box.json")
+    page = (report_dir / "mmts.lemma6.md").read_text()
+    assert "## Region certificates" in page and f"certificates/{certs[0]}" in page
+    js = json.loads((report_dir / "mmts.lemma6.json").read_text())
+    assert js["certificates"] == [f"certificates/{certs[0]}"]
+
+
+def test_recheck_accepts_the_written_certificate(report_dir):
+    path = report_dir / "certificates" / os.listdir(report_dir / "certificates")[0]
+    code, out, err = run("recheck", str(path))
+    assert code == 0, err
+    assert "PROVEN" in out
+
+
+def test_recheck_rejects_a_tampered_certificate(report_dir, tmp_path):
+    path = report_dir / "certificates" / os.listdir(report_dir / "certificates")[0]
+    cert = json.loads(path.read_text())
+    cert["region"]["upper"] = ["1"] * len(cert["region"]["upper"])  # a wider region than the one proven
+    bad = tmp_path / "wider.json"
+    bad.write_text(json.dumps(cert))
+    code, out, err = run("recheck", str(bad))
+    assert code == 1 and "REJECTED" in out
+    cert = json.loads(path.read_text())
+    cert["leaves"] = []
+    (tmp_path / "empty.json").write_text(json.dumps(cert))
+    code, out, err = run("recheck", str(tmp_path / "empty.json"))
+    assert code == 1 and "no leaves" in out
+
+
+@pytest.mark.parametrize("content, code_expected", [
+    ("{not json", 5),
+    (json.dumps({"format": "something else"}), 5),
+    (json.dumps({"format": "attnverify-region-certificate/1", "claim": "mmts.lemma6"}), 5),
+    (json.dumps({"format": "attnverify-region-certificate/1", "claim": "mmts.lemma6",
+                 "margin": {"name": "no-such-region", "params": {"dataset": D.mmts_fig1a().to_dict()}}}), 5),
+])
+def test_recheck_bad_files_are_one_line_errors(tmp_path, content, code_expected):
+    path = tmp_path / "c.json"
+    path.write_text(content)
+    code, out, err = run("recheck", str(path))
+    assert code == code_expected
+    lines = [line for line in err.strip().splitlines() if line.strip()]
+    assert len(lines) == 1 and "Traceback" not in err
+
+
+def test_recheck_without_a_file_is_a_usage_error():
+    code, out, err = run("recheck")
+    assert code == 2

@@ -1,0 +1,81 @@
+"""Claim-kit piece: an inequality proven on a whole region, with a certificate anyone can re-check.
+
+``prove_on_region`` runs the branch-and-bound of ``verify.numbers.regions`` on a claim's margin and turns the
+result into one deciding ``Evidence`` item (decided by "region"): proven on every point of the region, violated
+at a certified counterexample (its exact coordinates in the note), or undecided when the budget ends (the share
+of the region's volume left is named — INCONCLUSIVE, never a silent HOLDS). A proven region's certificate goes
+into ``Outcome.certificates``; ``--report DIR`` writes it to DIR/certificates/ and ``python -m verify recheck``
+re-verifies it with mpmath's interval engine, from the certificate alone.
+
+A claim that proves a region declares how to rebuild the margin from a dataset and the certificate's
+parameters (``Claim.regions``: name → builder(data, params) → Margin); the certificate carries the dataset
+exactly, so the re-check needs nothing else.
+"""
+from __future__ import annotations
+
+import verify
+from verify.claims import Evidence, Outcome, Proof, steps
+from verify.numbers.regions import Margin, certificate, prove
+
+DEFAULT_BOXES = 4000
+
+
+def tool_versions() -> dict:
+    import flint
+    import mpmath
+
+    return {"attnverify": verify.__version__, "python-flint": flint.__version__, "mpmath": mpmath.__version__}
+
+
+def prove_on_region(out: Outcome, quantity: str, margin: Margin, *, claim: str, name: str, data, params: dict,
+                    dps: int, region: str, max_boxes: int = DEFAULT_BOXES) -> Evidence:
+    """Prove ``margin`` on its region; add and return the deciding item (module docstring)."""
+    work = steps(max_boxes, f"region {name}: boxes")
+
+    def show(boxes, left):
+        work.what = f"region {name} ({left:.1%} of the volume left): boxes"
+        work.advance(boxes - work.done)
+
+    res = prove(margin, max_boxes=max_boxes, progress=show)
+    witness = None
+    if res.status == "undecided" and res.witness is not None:  # a sufficient margin failed at a point
+        value = res.witness_value
+    elif res.status == "violated":
+        witness = ", ".join(f"{n} = {v}" for n, v in zip(margin.names, res.witness))
+        value = res.witness_value
+    else:
+        value = res.smallest
+    proof = Proof(res.status, region, res.boxes, len(res.leaves), res.seconds, float(res.undecided_fraction), witness)
+    item = Evidence(quantity, value, margin.relation, 0, note=res.summary(), proof=proof)
+    out.add(item)
+    if res.status == "proven":
+        cert = certificate(res, claim=claim, margin_name=name, params={**params, "dataset": data.to_dict()},
+                           dps=dps, versions=tool_versions())
+        cert["dataset_name"] = data.name
+        out.certificates.append(cert)
+    return item
+
+
+def prove_on_largest(out: Outcome, radii, build, *, claim: str, name: str, data, dps: int,
+                     max_boxes: int = 100) -> Evidence:
+    """A statement proven on the largest of nested regions: ``build(r)`` gives (quantity, margin, params, region
+    text) for each r of ``radii`` (largest first); each is searched with ``max_boxes``, the first decided one is
+    the item (a certain violation of an equivalent margin ends the ladder at once: a counterexample). If none is
+    decided the smallest one's undecided item stands (INCONCLUSIVE). The note says which larger regions were left
+    undecided, so the verdict's range is exactly the region proven."""
+    radii = list(radii)
+    tried = []
+    for k, r in enumerate(radii):
+        quantity, margin, params, region = build(r)
+        trial = Outcome()
+        item = prove_on_region(trial, quantity, margin, claim=claim, name=name, data=data, params=params, dps=dps,
+                               region=region, max_boxes=max_boxes)
+        if item.decide() is not None or k == len(radii) - 1:
+            if tried:
+                item.note += (f"; the larger regions {', '.join(tried)} were undecided within {max_boxes} boxes "
+                              "each (the interval enclosure is too wide there)")
+            out.add(item)
+            out.certificates.extend(trial.certificates)
+            return item
+        tried.append(region)
+    raise ValueError("prove_on_largest needs at least one region")
