@@ -2,8 +2,10 @@
 a hexagon), the cancellation-free terms against the Key Lemma's definition and its identity in exact arithmetic,
 the tie bound M_a·M_γ/(factor·Γ·A) in closed form, and the scan's coverage counted from its parts: every seeded
 and difference direction (``verify.geometry.probes.directions``) × every scale × every q and vertex."""
+from fractions import Fraction
 from fractions import Fraction as F
 
+import pytest
 from flint import arb
 
 from verify.geometry.probes import SCALES, directions
@@ -86,3 +88,43 @@ def test_scan_counts_every_probe_point_and_decides_both_sides():
         bad = key_lemma_scan(feats, scores, ((0,),), factor=F(1, 100), q_count=2)
         assert bad.ratio.evidence().decide() is False and bad.ratio.coverage.points == n
         assert len(bad.evidence()) == 4 and bad.min_off is not None and bad.min_off < arb(10) ** -100
+
+
+# ----- the Key Lemma on its whole domain, by exact algebra (kit.key_lemma.proven_on_domain) -------------------
+def _printed_lhs(s, a, g):
+    """(16)'s printed left side, computed here from its definition with Fractions."""
+    T = len(s)
+    ads = sum(a[t] * s[t] * g[t] for t in range(T))
+    return ads - sum(a[t] * s[t] for t in range(T)) * sum(s[t] * g[t] for t in range(T)) - \
+        sum((a[0] - a[t]) * s[t] * (g[0] - g[t]) for t in range(1, T))
+
+
+def test_the_identity_holds_for_small_T_and_a_wrong_identity_is_caught():
+    from verify.kit.key_lemma import identity_holds
+
+    assert all(identity_holds(T) for T in (2, 3, 4, 6))
+    # independent spot check of the identity at a rational point (T = 4)
+    s = [Fraction(1, 2), Fraction(1, 4), Fraction(1, 8), Fraction(1, 8)]
+    a, g = [Fraction(3), Fraction(-1), Fraction(2, 3), Fraction(0)], [Fraction(1), Fraction(5), Fraction(-2), Fraction(7, 3)]
+    ident = -sum(s[t] * (a[0] - a[t]) for t in range(1, 4)) * sum(s[t] * (g[0] - g[t]) for t in range(1, 4))
+    assert _printed_lhs(s, a, g) == ident
+
+
+@pytest.mark.parametrize("factor, power, holds", [(2, 2, True), (3, 2, True), (2, 1, True), (1, 2, False),
+                                                  ("19/10", 2, False), (2, 3, False), ("3/2", 1, False)])
+def test_proven_on_domain_decides_every_constant_exactly(factor, power, holds):
+    """The supremum of the ratio is 2/factor for power ≤ 2 and unbounded for power > 2 (derivation in the kit's
+    docstring); a failure carries an exact witness on the family a = (1, −1, −1), γ = (1, 0, 0), s = (1 − x, x/2, x/2),
+    whose ratio is recomputed here from the printed left side."""
+    from verify.kit.key_lemma import proven_on_domain
+
+    ident, sup = proven_on_domain(3, factor, power)
+    assert ident.decide() is True and ident.decided_by() == "exact"
+    assert sup.decide() is holds and sup.decided_by() == "exact"
+    f = Fraction(factor)
+    if holds:
+        assert sup.value == 2 / f
+    else:
+        x = Fraction(sup.note.split("x = ")[1].split(":")[0])
+        s, a, g = [1 - x, x / 2, x / 2], [1, -1, -1], [1, 0, 0]
+        assert sup.value == abs(_printed_lhs(s, a, g)) / (f * x ** power) > 1

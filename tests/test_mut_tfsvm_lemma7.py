@@ -34,8 +34,9 @@ def test_v_count_default_three_reaches_the_scan():
 def test_coverage_names_w_feature_differences_and_the_seeded_vs():
     out = _run(v_count=1)
     assert "V ∈ 1 seeded directions" in out.covers
-    assert any(c.startswith("W along 4 seeded directions") and "feature differences" in c and "‖W‖∞ ∈ {0," in c
-               for c in out.covers), out.covers
+    assert any(c.startswith("probe points: W along 4 seeded directions") and "feature differences" in c
+               and "‖W‖∞ ∈ {0," in c for c in out.notes), out.notes
+    assert not any(c.startswith("W along") for c in out.covers)  # every W is proven: no stated range
     with working_precision(30) as prec:
         hard = lemma7.evaluate(D.d_t2(), prec, v_count=1)
     assert not [c for c in hard.covers if "seeded directions" in c and c.startswith("V ∈")]

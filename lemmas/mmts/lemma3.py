@@ -17,8 +17,13 @@ softmax, exact differences a₁ − a_t, γ₁ − γ_t, 1 − s₁ = Σ_{t≠1}
     LHS = −(1−s₁)Σ_{t≠1} s_t(a₁−a_t)(γ₁−γ_t) + Σ_{1<t<u} s_t s_u(a_t−a_u)(γ_t−γ_u)
 (E[aγ] − E[a]E[γ] loses every digit once s₁ ≈ 1). Deciding, each a Tally over all points:
 |LHS|/(2ΓA(1−s₁)²) ≤ 1 (where ΓA = 0 exactly, LHS must be exactly 0), and the enclosures of LHS and of
-the identity value overlap (disjoint would refute it). Informative: the identity's relative deviation,
-the smallest 1 − s₁. False cases (tests): constant 1 for 2 (attained with equality at T = 2,
+the identity value overlap (disjoint would refute it). Proven on the whole domain (every s in the simplex, every
+a and γ — so every p and q) by exact algebra (``kit.key_lemma.proven_on_domain``): sympy expands the printed left
+side minus the identity to 0 for the data's T, and weighted averages bound the ratio by (2/factor)(1 − s₁)^{2−power},
+attained at a = (1, −1, …, −1), γ = (1, 0, …, 0): the supremum is 2/factor (power ≤ 2), so the statement holds
+exactly when factor ≥ 2 — a wrong constant is refuted with an exact witness. A region certificate could not decide
+it: the bound is attained on a whole family (g ≡ 0 there), where interval enclosures never settle a sign.
+Informative: the identity's relative deviation, the smallest 1 − s₁. False cases (tests): constant 1 for 2 (attained with equality at T = 2,
 symmetric keys, and on ``skewed_pair``, where no seeded q comes near the worst one) or power 3 → VIOLATED;
 a tied optimal token → NOT_APPLICABLE.
 """
@@ -28,7 +33,7 @@ from verify.claims import Claim, Figure, Outcome, Series, register
 from verify.claims.registry import Parameter
 from verify.data import mmts as D
 from verify.data.generators import random_dataset
-from verify.kit.key_lemma import key_lemma_scan, unique_reference
+from verify.kit.key_lemma import key_lemma_scan, proven_on_domain, unique_reference
 from verify.models.attention import features
 from verify.numbers.precision import Precision
 
@@ -43,8 +48,10 @@ def evaluate(data, prec: Precision, factor=2, power=2, q_count: int = 3, hardest
     scan = key_lemma_scan(features(data, "p"), data.scores, opts, factor, power, q_count, hardest_q=hardest_q)
     sat = scan.saturation
     out.add(*scan.evidence())
-    for text in scan.covered:
+    out.add(*proven_on_domain(data.T, factor, power))  # the whole domain, by exact algebra
+    for text in scan.covered[1:]:  # the seeded-only logit directions (hardest off); every p is proven below
         out.cover(text)
+    out.notes.append(f"probe points: {scan.covered[0]} (every p is covered by the exact proof on the whole domain)")
     if sat:
         out.figures.append(Figure(
             "ratio", "Key Lemma: |LHS| / RHS against 1 − s₁", "log10(1 − s₁)", "|LHS| / (2ΓA(1−s₁)²)",
@@ -79,9 +86,11 @@ CLAIM = register(Claim(id="mmts.lemma3", paper="mmts", number="Lemma 3", kind="i
                        title="Key Lemma: covariance decomposition", statement=STATEMENT, check=evaluate,
                        default_datasets=default_datasets, aliases=("key-lemma", "covariance-decomposition"),
                        parameters=(
-                           Parameter("p", "every p (attention s = S(Kp))", "range",
-                                     "probe points per sequence: 4 seeded directions and ± its key differences at "
-                                     "‖p‖∞ ∈ {0, …, 1000} (named in the verdict)"),
+                           Parameter("p", "every p (attention s = S(Kp))", "hardest",
+                                     "proven for every s in the simplex (which holds every S(Kp)) and every a, γ by "
+                                     "exact algebra: the sympy identity and weighted averages give the supremum "
+                                     "2/factor, attained (kit.key_lemma.proven_on_domain); also probe points per "
+                                     "sequence, 4 seeded directions and ± its key differences at ‖p‖∞ ∈ {0, …, 1000}"),
                            Parameter("q", "any direction q (logits a = Kq)", "hardest",
                                      "every vertex of {a = Kq : ‖a‖∞ ≤ 1}, enumerated exactly per sequence (the "
                                      "ratio is scale-free and convex in a there, so its supremum over q is at a "

@@ -26,6 +26,7 @@ from __future__ import annotations
 import itertools
 from dataclasses import dataclass, field
 from fractions import Fraction
+from functools import lru_cache
 
 from flint import arb
 
@@ -175,3 +176,72 @@ def key_lemma_scan(feats, scores, opts, factor=2, power=2, q_count: int = 3,
 
 def _logits(qname: str) -> str:
     return "Kq" if qname == "q" else f"X{qname}z"
+
+
+# ----- the Key Lemma proven on its whole domain (exact algebra) ----------------------------------------------
+@lru_cache(maxsize=None)
+def identity_holds(T: int) -> bool:
+    """sympy: the printed left side of (16), aᵀdiag(s)γ − aᵀssᵀγ − Σ_{t≥2}(a₁−a_t)s_t(γ₁−γ_t), minus
+    −(Σ_{t≥2}s_t(a₁−a_t))(Σ_{t≥2}s_t(γ₁−γ_t)), expands to 0 as a polynomial in s, a, γ — using Σ_t s_t = 1 (s₁ is
+    replaced by 1 − Σ_{t≥2}s_t). Exact: True means the identity holds for every s in the simplex and all a, γ."""
+    import sympy
+
+    s = sympy.symbols(f"s2:{T + 1}")
+    a = sympy.symbols(f"a1:{T + 1}")
+    g = sympy.symbols(f"g1:{T + 1}")
+    S = (1 - sum(s),) + tuple(s)
+    printed = (sum(a[t] * S[t] * g[t] for t in range(T)) - sum(a[t] * S[t] for t in range(T)) * sum(S[t] * g[t] for t in range(T))
+               - sum((a[0] - a[t]) * S[t] * (g[0] - g[t]) for t in range(1, T)))
+    identity = -sum(S[t] * (a[0] - a[t]) for t in range(1, T)) * sum(S[t] * (g[0] - g[t]) for t in range(1, T))
+    return sympy.expand(printed - identity) == 0
+
+
+def proven_on_domain(T: int, factor=2, power=2, symbol: str = "a") -> list:
+    """The Key Lemma for T tokens on its whole domain — every s in the open simplex, every a (= Kq or XVz) and γ in
+    ℝ^T — by exact algebra, as two deciding items (decided exactly, no probe point):
+
+    1. the identity (``identity_holds``, sympy);
+    2. sup |LHS|/(factor·Γ·A·(1−s₁)^power) ≤ 1. Through the identity and weighted averages,
+       |LHS| = |Σ_{t≥2}s_t(a₁−a_t)|·|Σ_{t≥2}s_t(γ₁−γ_t)| ≤ (1−s₁)max_t|a₁−a_t|·(1−s₁)max_t|γ₁−γ_t| ≤ 2A·Γ(1−s₁)²,
+       so for power ≤ 2 the ratio is at most (2/factor)(1−s₁)^{2−power} ≤ 2/factor; at a = (1, −1, …, −1),
+       γ = (1, 0, …, 0) (A = Γ = 1) every inequality is an equality: |LHS| = 2(1−s₁)² for every s, so the ratio
+       there is (2/factor)(1−s₁)^{2−power}, exactly, and the supremum is 2/factor (power ≤ 2; reached as s₁ → 0
+       when power < 2) or unbounded (power > 2, as s₁ → 1). The item's value is the exact ratio at the attaining
+       point with 1 − s₁ = x: x = 1 − 1/2^k chosen largest (power ≤ 2) or x = 2^-k smallest needed (power > 2),
+       so a failure comes with an exact witness."""
+    factor, power = Fraction(factor), int(power)
+    ident = identity_holds(T)
+    items = [Evidence(f"identity: LHS of (16) ≡ −(Σ_t≥2 s_t({symbol}₁−{symbol}_t))(Σ_t≥2 s_t(γ₁−γ_t)) for T = {T} "
+                      "(sympy, exact polynomial algebra)", ident, "==", True,
+                      note="every s in the simplex (s₁ = 1 − Σ_t≥2 s_t) and all a, γ")]
+    a = [Fraction(1)] + [Fraction(-1)] * (T - 1)
+    g = [Fraction(1)] + [Fraction(0)] * (T - 1)
+
+    def ratio_at(x: Fraction) -> Fraction:  # the printed LHS at s = (1 − x, x/(T−1), …), exactly
+        S = [1 - x] + [x / (T - 1)] * (T - 1)
+        lhs = (sum(a[t] * S[t] * g[t] for t in range(T)) - sum(a[t] * S[t] for t in range(T)) * sum(S[t] * g[t] for t in range(T))
+               - sum((a[0] - a[t]) * S[t] * (g[0] - g[t]) for t in range(1, T)))
+        return abs(lhs) / (factor * (max(g) - min(g)) * max(abs(v) for v in a) * x ** power)
+
+    def witness(x: Fraction, step) -> tuple:  # the first x of the sequence x, step(x), … where the ratio exceeds 1
+        for _ in range(4000):
+            if ratio_at(x) > 1:
+                return x, ratio_at(x)
+            x = step(x)
+        return x, ratio_at(x)
+
+    if power <= 2 and ident and 2 / factor <= 1:
+        value = 2 / factor  # the supremum through the identity; attained (power 2) or approached (power < 2)
+        note = (f"proof: the identity and weighted averages bound the ratio by (2/factor)(1−s₁)^(2−power) ≤ "
+                f"{value}; at {symbol} = (1, −1, …, −1), γ = (1, 0, …, 0), s₁ = 1/2 it is {ratio_at(Fraction(1, 2))} "
+                "(exact): the bound is the supremum")
+    else:  # an exact witness: the attaining family with 1 − s₁ → 1 (power ≤ 2) or → 0 (power > 2)
+        if power <= 2:
+            x, value = witness(Fraction(1, 2), lambda x: (1 + x) / 2)
+        else:
+            x, value = witness(Fraction(1, 2), lambda x: x / 2)
+        note = (f"witness: {symbol} = (1, −1, …, −1), γ = (1, 0, …, 0), s = (1 − x, x/(T−1), …), x = {x}: the ratio "
+                f"is {value} (exact)")
+    items.append(Evidence(f"sup of |LHS| / ({factor}·Γ·A·(1−s₁)^{power}) over the whole domain (every s in the "
+                          f"simplex, every {symbol}, γ; proven by exact algebra)", value, "<=", 1, note=note))
+    return items
