@@ -16,7 +16,7 @@ from verify.claims import Outcome
 from verify.data import mmts as D
 from verify.data.dataset import Dataset
 from verify.kit.region_inequality import prove_on_region
-from verify.models.attention import LinearLogitModel
+from verify.models.attention import LinearLogitModel, features
 from verify.numbers.precision import to_arb, working_precision
 from verify.numbers.regions import Margin, decimal_text, rational_below, recheck
 
@@ -159,3 +159,53 @@ def test_recheck_bad_files_are_one_line_errors(tmp_path, content, code_expected)
 def test_recheck_without_a_file_is_a_usage_error():
     code, out, err = run("recheck")
     assert code == 2
+
+
+# ----- tfsvm.lemma9: W^mm a descent direction on a whole box -------------------------------------------------
+def test_descent_margin_is_minus_the_model_engines_directional_derivative():
+    """At a rational W the generic margin's value must overlap −⟨∇L(W), d⟩ from the closed-form engine."""
+    from verify.data import tfsvm as T
+    from verify.kit.region_inequality import descent_margin
+    from verify.numbers.intervals import ARB
+
+    data = T.d_t2()
+    feats = features(data, "W")
+    d = [Fraction(1), Fraction(-2, 3), Fraction(1, 5), Fraction(2)]
+    W = [Fraction(1, 3), Fraction(-1, 7), Fraction(2), Fraction(-1, 2)]
+    with working_precision(30):
+        g = descent_margin(feats, data.scores, "logistic", d, Fraction(1)).g([ARB.const(x) for x in W], ARB)
+        grad = LinearLogitModel.from_dataset(data, "W", "logistic").grad([to_arb(x) for x in W])
+        expected = -sum((gj * to_arb(dj) for gj, dj in zip(grad, d)), to_arb(0))
+    assert g.overlaps(expected) and expected.rad() < 1e-20
+
+
+def test_lemma9_proves_the_descent_box_on_d_t2_and_the_certificate_rechecks():
+    from lemmas.tfsvm import lemma9
+    from verify.data import tfsvm as T
+
+    data = T.d_t2()
+    with working_precision(30) as prec:
+        out = lemma9.evaluate(data, prec)
+        (item,) = [e for e in out.evidence if e.proof is not None]
+        assert item.decide() is True and item.proof.status == "proven"
+        (cert,) = out.certificates
+        margin = lemma9.descent_box(Dataset.from_dict(cert["margin"]["params"]["dataset"]), cert["margin"]["params"])
+        assert recheck(cert, margin).ok
+    assert any(c.startswith("proven on every W with ‖W‖∞ ≤") for c in out.covers)
+
+
+def test_an_ascent_direction_is_refuted_on_the_box_with_an_exact_witness():
+    """−W^mm is an ascent direction: the margin −⟨∇L(W), −W^mm⟩ = ⟨∇L(W), W^mm⟩ is negative, so the search must stop
+    at a rational point certainly violating it; the closed-form engine confirms ⟨∇L, W^mm⟩ < 0 there."""
+    from verify.data import tfsvm as T
+    from verify.kit.global_descent import tfsvm_hypotheses
+    from verify.kit.region_inequality import descent_margin
+    from verify.numbers.regions import prove
+
+    data = T.d_t2()
+    with working_precision(30) as prec:
+        _, _, q, _ = tfsvm_hypotheses(data, "logistic", prec.dps)  # the exact Att-SVM solution W^mm
+        res = prove(descent_margin(features(data, "W"), data.scores, "logistic", [-x for x in q], Fraction(1, 8)))
+        assert res.status == "violated"
+        grad = LinearLogitModel.from_dataset(data, "W", "logistic").grad([to_arb(x) for x in res.witness])
+        assert sum((gj * to_arb(x) for gj, x in zip(grad, q)), to_arb(0)) < 0

@@ -26,6 +26,11 @@ the same softmax states; the engine's closed-form gradient is not used to decide
 than the result once a non-optimal token dominates, and its ball then straddles: undecidable, not wrong). Theorem 3
 uses the same sign at fewer points to exclude stationary points; the computations are the engine's (``descent_terms``).
 
+Proven on a box (region certificate, ``kit.region_inequality.descent_margin``): −⟨∇L(W), W^mm⟩ > 0 at every W with
+‖W‖∞ ≤ r, r the logit-scale box (every |logit| ≤ 1; ``logit_box_radius``) halved until proven within 200 boxes (at
+most 10 sizes), for d ≤ 2 (d² ≤ 4 coordinates); the margin is the statement's own sign, so a failing point would be
+a counterexample. The certificate is written by ``--report`` and re-checked by ``python -m verify recheck``.
+
 False cases (tests): D-NB (B.1 and B.2 fail) → NOT_APPLICABLE naming Assumption B; with B not required →
 VIOLATED (certified) at W z = (0, −10) (W = −10·x₁z₁ᵀ, a probe point): ⟨∇L, W^mm⟩ = +0.1325.
 """
@@ -56,14 +61,18 @@ from verify.geometry.stationarity import (
 from verify.geometry.tfsvm_cones import lmm_directions
 from verify.kit.global_descent import tfsvm_hypotheses
 from verify.kit.probe_inequality import point_label
+from verify.kit.region_inequality import descent_margin, logit_box_radius, prove_on_largest
 from verify.models.attention import LinearLogitModel, features
 from verify.numbers.precision import Precision, to_arb
 
 UNIFORM_RADII = (1, 10, 100, 1000)
+REGION = "auto"  # ⟨∇L(W), W^mm⟩ < 0 proven on a box ‖W‖∞ ≤ r; "auto": the logit-scale box, halved until proven
+REGION_RUNGS, REGION_BOXES, REGION_MAX_DIM = 10, 200, 4  # d² ≤ 4 coordinates (d ≤ 2): larger boxes cost too much
 
 
 def evaluate(data: Dataset, prec: Precision, require_B: bool = True, loss: str = "logistic",
-             scales=PROBE_SCALES, random_dirs: int = 4, points=None) -> Outcome:
+             scales=PROBE_SCALES, random_dirs: int = 4, points=None, region=REGION,
+             region_boxes: int = REGION_BOXES) -> Outcome:
     """``require_B=False``: the bare inequality without Assumption B; ``points``: [(label, exact W)] replaces
     the probe set."""
     out = Outcome()
@@ -117,7 +126,34 @@ def evaluate(data: Dataset, prec: Precision, require_B: bool = True, loss: str =
         out.add(Evidence(f"⟨∇L(R·W^mm), W^mm⟩ at R = {R} (→ 0: no W-independent c > 0)",
                          descent_terms(model, q, margins, pt, pairs=pairs).inner))
     out.add(Evidence("‖W^mm‖²_F (exact Att-SVM)", sum((x * x for x in q), Fraction(0))))
+    if region is not None and len(q) <= REGION_MAX_DIM:
+        proven_box = _prove_on_a_box(out, data, feats, q, loss, prec, region, region_boxes)
+        if proven_box:
+            out.cover(proven_box)
     return out
+
+
+def descent_box(data: Dataset, params: dict):
+    """The region margin of the check (also rebuilt by ``verify recheck``): −⟨∇L(W), W^mm⟩ > 0 for ‖W‖∞ ≤ radius,
+    W^mm the exact rational Att-SVM solution stored in ``params``."""
+    q = [Fraction(x) for x in params["wmm"]]
+    r = Fraction(params["radius"])
+    return descent_margin(features(data, "W"), data.scores, params.get("loss", "logistic"), q, r,
+                          names=tuple(f"W{a + 1}{b + 1}" for a in range(data.d) for b in range(data.d)),
+                          statement=f"⟨∇L(W), W^mm⟩ < 0 for ‖W‖∞ ≤ {r}")
+
+
+def _prove_on_a_box(out, data, feats, q, loss, prec, region, budget) -> str:
+    r0 = logit_box_radius(feats) if region == "auto" else Fraction(region)
+
+    def box(r):
+        params = {"loss": loss, "radius": str(r), "wmm": [str(x) for x in q]}
+        return (f"−⟨∇L(W), W^mm⟩ > 0 on the box ‖W‖∞ ≤ {r} (proven)", descent_box(data, params), params,
+                f"‖W‖∞ ≤ {r}")
+
+    item = prove_on_largest(out, [r0 / 2 ** k for k in range(REGION_RUNGS)], box, claim="tfsvm.lemma9",
+                            name="descent-box", data=data, dps=prec.dps, max_boxes=budget)
+    return f"proven on every W with {item.proof.region}" if item.decide() else ""
 
 
 def default_datasets(seed: int = 0):
@@ -137,8 +173,9 @@ Certified at adversarial W (±W^mm, non-optimal selections, LMM rays, random, ti
 CLAIM = register(Claim(id="tfsvm.lemma9", paper="tfsvm", number="Lemma 9", kind="inequality",
                        title="W^mm is a global descent direction under Assumption B (B.1 or B.2)",
                        statement=STATEMENT, check=evaluate, default_datasets=default_datasets,
-                       aliases=("global-descent-direction",),
+                       aliases=("global-descent-direction",), regions={"descent-box": descent_box},
                        parameters=(
                            Parameter("W", "for all W ∈ ℝ^{d×d}", "range",
                                      "±W^mm, non-optimal selections, ±F_it, every LMM ray and 4 seeded directions at "
-                                     "‖W‖∞ ∈ {0, …, 1000}, and the tie points (named in the verdict)"),)))
+                                     "‖W‖∞ ∈ {0, …, 1000}, and the tie points; proven on every W of a box ‖W‖∞ ≤ r "
+                                     "(d ≤ 2; a region certificate) (named in the verdict)"),)))

@@ -13,6 +13,8 @@ exactly, so the re-check needs nothing else.
 """
 from __future__ import annotations
 
+from fractions import Fraction
+
 import verify
 from verify.claims import Evidence, Outcome, Proof, steps
 from verify.numbers.regions import Margin, certificate, prove
@@ -79,3 +81,32 @@ def prove_on_largest(out: Outcome, radii, build, *, claim: str, name: str, data,
             return item
         tried.append(region)
     raise ValueError("prove_on_largest needs at least one region")
+
+
+def logit_box_radius(features) -> Fraction:
+    """The largest r = 2^-k ≤ 1 with r·max_{i,t}‖F_it‖₁ ≤ 1: on the box ‖θ‖∞ ≤ r every logit |F_itᵀθ| ≤ 1 (attention
+    far from saturation, where interval enclosures of the softmax stay tight)."""
+    kappa = max((sum(abs(Fraction(x)) for x in row) for seq in features for row in seq), default=Fraction(0))
+    r = Fraction(1)
+    while r * kappa > 1:
+        r /= 2
+    return r
+
+
+def descent_margin(features, scores, loss: str, direction, radius: Fraction, names=None, statement: str = "") -> Margin:
+    """−⟨∇L(θ), d⟩ > 0 on the box ‖θ‖∞ ≤ radius (d a rational direction): the directional derivative of the
+    engine-generic loss (``verify.models.generic``) by one forward-mode derivative along d, so the margin also
+    accepts the search's derivatives (the centred form) and runs on both interval engines. Equivalent to the
+    statement "d is a descent direction at every θ of the box": a point where it fails is a counterexample."""
+    from verify.models.generic import attention_loss
+    from verify.numbers.intervals import Dual
+
+    d = [Fraction(x) for x in direction]
+
+    def g(theta, ops):
+        moved = [Dual(th, (ops.const(w),)) for th, w in zip(theta, d)]
+        return -attention_loss(moved, features, scores, loss, ops).g[0]
+
+    D_ = len(d)
+    return Margin(g, (-radius,) * D_, (radius,) * D_, tuple(names or (f"θ{j + 1}" for j in range(D_))), ">",
+                  statement=statement)
