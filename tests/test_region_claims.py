@@ -209,3 +209,25 @@ def test_an_ascent_direction_is_refuted_on_the_box_with_an_exact_witness():
         assert res.status == "violated"
         grad = LinearLogitModel.from_dataset(data, "W", "logistic").grad([to_arb(x) for x in res.witness])
         assert sum((gj * to_arb(x) for gj, x in zip(grad, q)), to_arb(0)) < 0
+
+
+def test_mmts_lemma4_proves_the_descent_box_and_its_certificate_rechecks():
+    """fig1a: the logit-scale box is ‖p‖∞ ≤ 1/2 (max ‖k‖₁ = 2, computed here from the keys); the proven box is it or
+    a halving of it, named in the verdict's coverage, and the certificate re-checks with mpmath iv."""
+    from lemmas.mmts import lemma4
+
+    data = D.mmts_fig1a()
+    kappa = max(sum(abs(x) for x in k) for seq in data.keys() for k in seq)
+    r = Fraction(1)
+    while r * kappa > 1:
+        r /= 2
+    with working_precision(30) as prec:
+        out = lemma4.evaluate(data, prec, figure=False)
+        (item,) = [e for e in out.evidence if e.proof is not None]
+        assert item.decide() is True
+        proven = Fraction(item.proof.region.split("≤ ")[1])
+        assert proven <= r and (r / proven).denominator == 1 and bin(int(r / proven)).count("1") == 1
+        (cert,) = out.certificates
+        margin = lemma4.descent_box(Dataset.from_dict(cert["margin"]["params"]["dataset"]), cert["margin"]["params"])
+        assert recheck(cert, margin).ok
+    assert f"proven on every p with ‖p‖∞ ≤ {proven}" in out.covers
