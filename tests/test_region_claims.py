@@ -231,3 +231,25 @@ def test_mmts_lemma4_proves_the_descent_box_and_its_certificate_rechecks():
         margin = lemma4.descent_box(Dataset.from_dict(cert["margin"]["params"]["dataset"]), cert["margin"]["params"])
         assert recheck(cert, margin).ok
     assert f"proven on every p with ‖p‖∞ ≤ {proven}" in out.covers
+
+
+def test_irgf_lemma42_proves_the_sign_of_28_29_on_a_box_and_its_certificate_rechecks():
+    """D-FACE: (28)–(29)'s conclusion ⟨∇_βℒ(β), β_f⟩ < 0 is proven on a box; the margin agrees with the closed-form
+    engine at a rational β (−⟨∇ℒ(β), β_f⟩ from ``LinearLogitModel`` with the exponential loss)."""
+    from lemmas.irgf import lemma42
+    from verify.data.irgf import d_face
+    from verify.numbers.intervals import ARB
+
+    data = d_face()
+    with working_precision(30) as prec:
+        out = lemma42.evaluate(data, prec)
+        (item,) = [e for e in out.evidence if e.proof is not None]
+        assert item.decide() is True
+        (cert,) = out.certificates
+        params = cert["margin"]["params"]
+        margin = lemma42.descent_box(Dataset.from_dict(params["dataset"]), params)
+        assert recheck(cert, margin).ok
+        beta = [Fraction(1, 7), Fraction(-1, 3), Fraction(1, 5)][: data.d]
+        grad = LinearLogitModel.from_dataset(data, "diag", "exponential").grad([to_arb(x) for x in beta])
+        expected = -sum((g * to_arb(Fraction(b)) for g, b in zip(grad, params["beta_f"])), to_arb(0))
+        assert margin.g([ARB.const(x) for x in beta], ARB).overlaps(expected)

@@ -29,6 +29,9 @@ How it is checked.
   at flow records, certified in ball arithmetic. (27) is evaluated factored,
   −2 Σ_j (β_j² + ω₀,j⁴ − w_min⁴)/(√(β_j²+ω₀,j⁴) + w_min²) g_j², so the equality case is exactly 0.
   β_f = 2β* (strictly feasible: the inequality is strict, hence decidable).
+* (28)–(29)'s conclusion ⟨∇_βℒ(β), β_f⟩ < 0 proven on a whole box ‖β‖∞ ≤ r (a region certificate,
+  ``kit.region_inequality.descent_margin``; r the logit-scale box halved until proven, d ≤ 4); the certificate is
+  written by ``--report`` and re-checked by ``python -m verify recheck``.
 * Divergence (evidence over ln(‖β‖₁/p*) ≤ 10; the dual-coordinate flow, ``enclosed=False``):
   ``rules.diverges`` on ‖β‖₂ against ln t over the window (DERIVED: µ(t)/ln t → 1, exponent 1;
   stalls fail), and ‖∇_βℒ(β(t))‖ → 0 by ``rules.vanishes`` against its value at s = 1/2. Shown: µ/ln t.
@@ -46,11 +49,13 @@ from verify.claims import Claim, Evidence, Outcome, Series, Tally, register, rul
 from verify.claims.registry import Parameter
 from verify.data.irgf import d_face, d_seed0
 from verify.kit import irgf
-from verify.models.attention import LinearLogitModel, dot, norm2
+from verify.kit.region_inequality import descent_margin, logit_box_radius, prove_on_largest
+from verify.models.attention import LinearLogitModel, dot, features, norm2
 from verify.numbers.precision import Precision, to_arb
 
 NEEDS = (irgf.A1, irgf.A2, irgf.INIT5, irgf.DIAGSEP)
 SCALES = ("0", "1/4", "1", "3", "10", "30", "100", "1000")
+REGION_RUNGS, REGION_BOXES, REGION_MAX_DIM = 10, 200, 4  # (28)–(29)'s sign proven on a box ‖β‖∞ ≤ r, d ≤ 4
 
 
 def probe_points(data, res, count=3, seed=0):
@@ -89,8 +94,17 @@ def proof_steps(model, data, w2, wref2, beta_f, tol, wname="w_min"):
     return (t27, t28, t29, d29), add
 
 
+def descent_box(data, params: dict):
+    """The region margin (also rebuilt by ``verify recheck``): −⟨∇_βℒ(β), β_f⟩ > 0 for ‖β‖∞ ≤ radius (exponential
+    loss, β_f = 2β* exact, stored in ``params``) — (28)–(29)'s conclusion, no stationary point there."""
+    r = Fraction(params["radius"])
+    return descent_margin(features(data, "diag"), data.scores, "exponential", [Fraction(x) for x in params["beta_f"]],
+                          r, names=tuple(f"β{j + 1}" for j in range(data.d)),
+                          statement=f"⟨∇_βℒ(β), β_f⟩ < 0 for ‖β‖∞ ≤ {r}, β_f = 2β*")
+
+
 def evaluate(data, prec: Precision, omega0=None, target=irgf.DEFAULT_TARGET, check_hypotheses=True,
-             constant="min", rate_factor=2) -> Outcome:
+             constant="min", rate_factor=2, region="auto") -> Outcome:
     """``constant`` = "max" puts w_max² in (27) and ``rate_factor`` ≠ 2 changes the factor of (27)'s
     equality (wrong formulas: false cases)."""
     out = Outcome()
@@ -122,6 +136,18 @@ def evaluate(data, prec: Precision, omega0=None, target=irgf.DEFAULT_TARGET, che
         rate.add((dl - formula) / formula, f"s = {r.s}")
     out.add(rate.evidence("the flow's own dℒ/dt (chain rule along β̇) against the formula"),
             *(t.evidence() for t in tallies if t.coverage.points))
+    if res is not None and region is not None and data.d <= REGION_MAX_DIM:
+        r0 = logit_box_radius(features(data, "diag")) if region == "auto" else Fraction(region)
+
+        def box(r):
+            params = {"radius": str(r), "beta_f": [str(2 * Fraction(x)) for x in res.solution]}
+            return (f"(28)–(29): −⟨∇_βℒ(β), β_f⟩ > 0 on the box ‖β‖∞ ≤ {r}, β_f = 2β* (proven)",
+                    descent_box(data, params), params, f"‖β‖∞ ≤ {r}")
+
+        item = prove_on_largest(out, [r0 / 2 ** k for k in range(REGION_RUNGS)], box, claim="irgf.lemma42",
+                                name="descent-box", data=data, dps=prec.dps, max_boxes=REGION_BOXES)
+        if item.decide():
+            out.cover(f"(28)–(29)'s sign proven on every β with {item.proof.region}")
     win = irgf.window(recs, key=lambda p: p.l1)
     if not reached or not out.require("an asymptotic window of ≥ 3 records with ln t > 1",
                                       len(win) >= 3 and all(p.log_t > 1 for _, p in win), f"{len(win)} record(s)"):
@@ -159,11 +185,12 @@ CLAIM = register(Claim(id="irgf.lemma42", paper="irgf", number="Lemma 4.2", kind
                        title="Diagonal (K, Q): ‖β(t)‖ → ∞ and no stationary point at finite β", statement=STATEMENT,
                        check=evaluate, default_datasets=(d_seed0, d_face),
                        aliases=("norm-diverges", "no-finite-stationary-point", "diag-norm-diverges"),
-                       default_precision=30,
+                       default_precision=30, regions={"descent-box": descent_box},
                        parameters=(
                            irgf.OMEGA0_PARAMETER,
                            Parameter("β", "(27)–(29) at every finite β", "range",
-                                     "r·u for 3 seeded u, ±β*, ±B_il, r ∈ {0, …, 1000}, and every flow record (named "
-                                     "in the verdict)"),
+                                     "r·u for 3 seeded u, ±β*, ±B_il, r ∈ {0, …, 1000}, and every flow record; "
+                                     "(28)–(29)'s sign proven on every β of a box ‖β‖∞ ≤ r (d ≤ 4; a region "
+                                     "certificate) (named in the verdict)"),
                            Parameter("β_f", "(28) for an ℓ1-feasible β_f (any)", "range",
                                      "β_f = 2β*, strictly feasible so that (28) is strict (named in the verdict)"))))
