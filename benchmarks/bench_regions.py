@@ -8,7 +8,7 @@ A script, not a pytest module (benchmarks/ is outside CI's default run). For eve
 region (``Claim.regions``), on its default datasets at 30 digits: the region proven, the boxes the search evaluated,
 the certificate's leaves, the search's seconds (arb; wall clock, as the certificate records them) and the re-check's
 (mpmath iv, from the certificate alone; CPU).
-Times are CPU times (``time.process_time``: robust on a shared machine). The Key Lemma (mmts Lemma 3, tfsvm Lemma 7)
+The other times are CPU times (``time.process_time``: robust on a shared machine). The Key Lemma (mmts Lemma 3, tfsvm Lemma 7)
 is proven by exact algebra, not a region search: the table gives sympy's time for its identity per T.
 """
 from __future__ import annotations
