@@ -175,6 +175,7 @@ class FakeFlow:
         self.script, self.calls = script, []
 
     def __call__(self, data, W0, qa, lmm_arb, depth, dps, loss):
+        assert data is not None and data.name  # the dataset itself
         self.calls.append((W0, qa, lmm_arb, depth, dps, loss))
         return self.script[len(self.calls) - 1]
 
@@ -284,13 +285,16 @@ def test_defaults_on_one_constraint(monkeypatch):
 
 def test_options_pass_through(monkeypatch):
     """random_starts, seed, depth and loss reach starts and the flows; alpha_starts 0 adds no α ray; require_d
-    False keeps D out of the hypotheses (a note instead)."""
-    script = [(_recs(X4, [1 / x ** 2 for x in X4], [[]] * 4, [Q_ONE] * 4), "reached")] * 4
+    False keeps D out of the hypotheses (a note instead). The first run has no point (not run): no item for it, the
+    later runs still read, the depth requirement names it."""
+    script = [([], "not run")] + [(_recs(X4, [1 / x ** 2 for x in X4], [[]] * 4, [Q_ONE] * 4), "reached")] * 3
     flow = FakeFlow(script)
     log = _recorders(monkeypatch, flow)
     with working_precision(30) as prec:
         out = C.evaluate(ONE, prec, random_starts=3, seed=5, alpha_starts=0, depth=50, require_d=False)
     assert log["starts"] == [(ONE, Q_ONE, "logistic", 30, 3, 5)] and len(flow.calls) == 4
+    assert len(_flow_items(out)) == 3 and _selection(out).coverage.points == 3
+    assert out.requirements[-1].met is False and out.requirements[-1].detail == "W(0) = 0: not run"
     assert all(c[3] == 50 for c in flow.calls) and len(out.hypotheses) == 4
     assert any(n.startswith("Assumption D not required (require_d=False): met") for n in out.notes)
     assert "≤ 50·‖W^mm‖_F" in out.range
@@ -375,10 +379,11 @@ def test_ladder_branch(monkeypatch):
         return [(lab, W0, info if info is None else (info[0], info[1], None, "why", rungs)) for lab, W0, info in
                 pts], how
 
-    calls = []
+    calls, seen_out = [], []
 
     def ladder(out, data_, info, k, qa, lmm_arb, depth, dps, loss, flown):
         calls.append((data_, info, k, qa, lmm_arb, depth, dps, loss))
+        seen_out.append(out)
         flown += [("rung 3", "reached", []), ("rung 10", "stalled", [])]
         return ["s1", "s2"], ["3.0", "10.0"]
 
@@ -391,7 +396,7 @@ def test_ladder_branch(monkeypatch):
     with working_precision(30) as prec:
         out = C.evaluate(data, prec, require_d=False, depth=100)
     qa, lmm = [to_arb(x) for x in Q_DT2], [[to_arb(x) for x in W_ALPHA_DT2]]
-    assert len(calls) == 1 and calls[0][0] is data and calls[0][1][4] == rungs
+    assert len(calls) == 1 and calls[0][0] is data and calls[0][1][4] == rungs and seen_out == [out]
     assert calls[0][2] == 0 and _mids(calls[0][3]) == _mids(qa) and _mids(calls[0][4]) == _mids(lmm)
     assert calls[0][5:] == (100, 30, "logistic")
     assert len(flow.calls) == 3  # 0, the random start and the α ray after the ladder
@@ -402,6 +407,7 @@ def test_ladder_branch(monkeypatch):
                                                                      f"replay rung 10: {C._replay(rungs[1][2])}"]
     assert out.range.endswith("; locally-optimal ray ladder α = (1, 1) at ‖W(0)‖_F ≈ 3.0, 10.0")
     assert out.figures[0].series[2:4] == ["s1", "s2"] and len(out.figures[0].series) == 5
+    assert None not in out.figures[0].series
 
 
 def test_init_replays_one_start(monkeypatch):
@@ -415,6 +421,10 @@ def test_init_replays_one_start(monkeypatch):
         out = C.evaluate(data, prec, init=init)
         assert log["starts"] == [] and flow.calls[0][0] == (F(1, 2), F(0), F(-3), F(1, 4)) + (F(1),) * 12
         assert "starts: 1 (the given start)" in out.notes and out.covers[0] == "W(0): 1 starts — W(0) given"
+        flow.script.append(([], "stalled"))  # a replay whose flow has no point: no item, no figure, depth "—"
+        out = C.evaluate(data, prec, init=init)
+        assert _flow_items(out) == [] and out.figures == [] and "flow to ‖W‖_F ≤ — (≤ 200" in out.range
+        assert out.requirements[-1].detail == "W(0) given (init): stalled"
         with pytest.raises(DataError, match="8 numbers, W\\(0\\) needs d² = 16"):
             C.evaluate(data, prec, init=[1] * 8)
         with pytest.raises(DataError, match="1 numbers"):

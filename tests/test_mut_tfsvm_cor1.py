@@ -59,10 +59,11 @@ class FakePath:
     and ‖·‖ = norms(R, k) (R by default)."""
 
     def __init__(self, norms=None):
-        self.norms, self.calls = norms or (lambda R, k: R), []
+        self.norms, self.calls, self.seen = norms or (lambda R, k: R), [], []
 
     def __call__(self, out, data, param, radii, prec, starts, seed):
         self.calls.append((param, tuple(radii), prec.dps, starts, seed))
+        self.seen.append((out, data))
         pts = [SimpleNamespace(R=to_arb(r), theta=list(THETA), norm=self.norms(to_arb(r), k)) for k, r in enumerate(RS)]
         return None, SimpleNamespace(points=pts)
 
@@ -93,6 +94,8 @@ def _run(monkeypatch, data=None, kq_norms=None, unique="real", solver=None, **op
     with working_precision(30) as prec:
         out = C.evaluate(data or s2s_labels(), prec, **options)
     log["path"] = path.calls
+    assert all(o is out and d is (data or d) for o, d in path.seen)  # the outcome filled and the dataset
+    log["path_data"] = [d for _, d in path.seen]
     return out, log
 
 
@@ -124,7 +127,9 @@ def test_defaults_on_s2s_labels(monkeypatch):
     regime = [r for r in out.requirements if "asymptotic regime" in r.name]
     assert len(regime) == 2 and all(r.met for r in regime) and "R₀ = 1.87" in regime[0].detail
     assert "R₀ = 1.95" in regime[1].detail
-    assert [r for r in out.requirements if r.name == NUC_REQ][0].met is True
+    solved = [r for r in out.requirements if r.name == NUC_REQ]
+    assert len(solved) == 1 and solved[0].met is True and solved[0].detail.startswith("C⋆ ∈ [0.8772684")
+    assert [d.name for d in log["path_data"]] == ["tfsvm-s2s-labels"] * 2
     assert "𝒲^mm_⋆ is a single point" in out.notes
     assert "(⋄ = ⋆) ‖K̄Q̄ᵀ‖_⋆ = R (budget active) at 3 of 5 radii" in out.notes
     assert out.range == "⋄ = F: R₀ = 1.87 ≤ R ≤ 187; ⋄ = ⋆: R₀ = 1.95 ≤ R ≤ 195"
