@@ -253,3 +253,26 @@ def test_irgf_lemma42_proves_the_sign_of_28_29_on_a_box_and_its_certificate_rech
         grad = LinearLogitModel.from_dataset(data, "diag", "exponential").grad([to_arb(x) for x in beta])
         expected = -sum((g * to_arb(Fraction(b)) for g, b in zip(grad, params["beta_f"])), to_arb(0))
         assert margin.g([ARB.const(x) for x in beta], ARB).overlaps(expected)
+
+
+def test_a_ladder_with_no_region_decided_leaves_an_informative_item():
+    """|x − 1/3| ≥ 0 touches 0 inside every box [0, r] with r ≥ 1/3: never decided there, so a ladder of such boxes
+    ends with an informative item (no certificate, no decision) — the claim's other items decide."""
+    from verify.kit.region_inequality import prove_on_largest
+
+    def build(r):
+        m = Margin(lambda x, o: o.abs(x[0] - o.const(Fraction(1, 3))), (0,), (r,), relation=">=")
+        return f"toy on [0, {r}]", m, {}, f"[0, {r}]"
+
+    with working_precision(30) as prec:
+        out = Outcome()
+        item = prove_on_largest(out, [Fraction(1), Fraction(1, 2)], build, claim="toy", name="toy", data=D.mmts_fig1a(),
+                                dps=prec.dps, max_boxes=20)
+    assert item.informative and item.decide() is None and item.proof is None
+    assert "[0, 1]" in item.quantity and "[0, 1/2]" in item.quantity and not out.certificates
+    assert out.evidence == [item]
+    with working_precision(30) as prec:  # the next rung [0, 1/4] stays clear of 1/3: proven there
+        out = Outcome()
+        item = prove_on_largest(out, [Fraction(1), Fraction(1, 4)], build, claim="toy", name="toy",
+                                data=D.mmts_fig1a(), dps=prec.dps, max_boxes=20)
+    assert item.decide() is True and "[0, 1]" in item.note and len(out.certificates) == 1

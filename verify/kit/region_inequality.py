@@ -60,19 +60,21 @@ def prove_on_region(out: Outcome, quantity: str, margin: Margin, *, claim: str, 
 
 def prove_on_largest(out: Outcome, radii, build, *, claim: str, name: str, data, dps: int,
                      max_boxes: int = 100) -> Evidence:
-    """A statement proven on the largest of nested regions: ``build(r)`` gives (quantity, margin, params, region
-    text) for each r of ``radii`` (largest first); each is searched with ``max_boxes``, the first decided one is
-    the item (a certain violation of an equivalent margin ends the ladder at once: a counterexample). If none is
-    decided the smallest one's undecided item stands (INCONCLUSIVE). The note says which larger regions were left
-    undecided, so the verdict's range is exactly the region proven."""
+    """A statement proven on the largest of nested regions, *beside* a check's other items: ``build(r)`` gives
+    (quantity, margin, params, region text) for each r of ``radii`` (largest first); each is searched with
+    ``max_boxes``. The first proven region is the item (its note names the larger ones left undecided, so the
+    verdict's range says exactly what was proven); a certain violation of an equivalent margin ends the ladder at once
+    (a counterexample: the item decides VIOLATED). When no region is decided the proof was not obtained: the item is
+    informative (shown, never deciding) — a proof attempt that runs out of budget is no evidence against the
+    statement, which the check's other items decide."""
     radii = list(radii)
     tried = []
-    for k, r in enumerate(radii):
+    for r in radii:
         quantity, margin, params, region = build(r)
         trial = Outcome()
         item = prove_on_region(trial, quantity, margin, claim=claim, name=name, data=data, params=params, dps=dps,
                                region=region, max_boxes=max_boxes)
-        if item.decide() is not None or k == len(radii) - 1:
+        if item.decide() is not None:
             if tried:
                 item.note += (f"; the larger regions {', '.join(tried)} were undecided within {max_boxes} boxes "
                               "each (the interval enclosure is too wide there)")
@@ -80,7 +82,13 @@ def prove_on_largest(out: Outcome, radii, build, *, claim: str, name: str, data,
             out.certificates.extend(trial.certificates)
             return item
         tried.append(region)
-    raise ValueError("prove_on_largest needs at least one region")
+    if not tried:
+        raise ValueError("prove_on_largest needs at least one region")
+    item = Evidence(f"{name}: no region proven, from {tried[0]} down to {tried[-1]}", None,
+                    note=f"no region proven: {', '.join(tried)} each undecided within {max_boxes} boxes (informative: "
+                         "the statement rests on the check's other items)")
+    out.add(item)
+    return item
 
 
 def logit_box_radius(features) -> Fraction:
