@@ -6,9 +6,10 @@ import re
 from verify.numbers.precision import working_precision
 
 
-def only_item(out, start: str):
-    """The one evidence item of ``out`` whose quantity starts with ``start`` (fails if there is none or several)."""
-    got = [e for e in out.evidence if e.quantity.startswith(start)]
+def only_item(out, start: str, exact: bool = False):
+    """The one evidence item of ``out`` whose quantity starts with ``start`` — or, ``exact``, is ``start`` (fails if
+    there is none or several)."""
+    got = [e for e in out.evidence if (e.quantity == start if exact else e.quantity.startswith(start))]
     assert len(got) == 1, [e.quantity for e in out.evidence]
     return got[0]
 

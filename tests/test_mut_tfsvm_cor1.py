@@ -14,6 +14,7 @@ cover, figure; ``check`` turning the radii into exact rational strings."""
 from fractions import Fraction as F
 from types import SimpleNamespace
 
+from claim_helpers import only_item
 from flint import arb, ctx
 
 import lemmas.tfsvm.cor1 as C
@@ -99,11 +100,6 @@ def _run(monkeypatch, data=None, kq_norms=None, unique="real", solver=None, **op
     return out, log
 
 
-def _item(out, label):
-    got = [e for e in out.evidence if e.quantity == label]
-    assert len(got) == 1, [e.quantity for e in out.evidence]
-    return got[0]
-
 
 def test_defaults_on_s2s_labels(monkeypatch):
     """Both norms at the defaults; the (K,Q) norms R, R + (the exact lower end of R·10⁻³⁰: the closed bound), R/2,
@@ -120,7 +116,7 @@ def test_defaults_on_s2s_labels(monkeypatch):
                                                        {"dps": 30, "norm": "nuc", "check_unique": False})]
     assert log["unique"] == [(nuc.problem, nuc.duals, 30)]
     assert all(d[0] == [THETA] * 5 for d in log["dist"])
-    f, n = _item(out, F_LABEL), _item(out, NUC_LABEL)
+    f, n = only_item(out, F_LABEL, exact=True), only_item(out, NUC_LABEL, exact=True)
     assert f.rule.holds is True and f.residual is False and f.enclosed is False
     assert n.rule.holds is True and n.residual is True and abs(float(n.value) - 1e-8) < 1e-20
     assert abs(float(f.value.mid()) - 1 / 512 ** 2) < 1e-18  # 1/R² at the largest R

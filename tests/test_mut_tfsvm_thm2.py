@@ -18,6 +18,7 @@ Att-SVM asks W₁₁ ≥ 1, W₂₂ ≥ 1: W^mm = I; Att-SVM⋆'s solutions are 
 from fractions import Fraction
 from types import SimpleNamespace
 
+from claim_helpers import only_item
 from flint import arb, ctx
 
 import lemmas.tfsvm.thm2 as T
@@ -104,11 +105,6 @@ def _run(monkeypatch, values, data=None, norms=None, call=None, wrap_solve=None,
     return out, log
 
 
-def _only(out, quantity):
-    got = [e for e in out.evidence if e.quantity == quantity]
-    assert len(got) == 1, [e.quantity for e in out.evidence]
-    return got[0]
-
 
 def test_default_run_on_dnuc(monkeypatch):
     """Every option at its default on D-NUC, both paths at 1/R² (W: 1 − corr; KQ: the SDP distance) and the (K,Q)
@@ -161,12 +157,12 @@ def evidence_at_the_defaults(out):
     as a ball of radius a tenth of rules.SDP_DISTANCE_RESOLUTION (10⁻⁷, rounded up to arb's 30-bit radius), decided
     by rules.decays, not enclosed, not a residual (10⁻⁴ > 10⁻⁶)."""
     last = _inverse_squares()[-1]
-    w = _only(out, W_LABEL)
+    w = only_item(out, W_LABEL, exact=True)
     assert w.value is not None and w.value.mid() == last.mid() and w.value.rad() == last.rad()
     assert w.rule.holds is True and w.rule.rule.startswith("decays") and "fitted exponent 2 " in w.rule.detail
     assert w.enclosed is False and w.residual is False
     assert w.note == "1: 1.000, 3: 0.1111, 10: 0.01000, 30: 0.001111, 100: 0.0001000"
-    kq = _only(out, NUC_LABEL)
+    kq = only_item(out, NUC_LABEL, exact=True)
     assert kq.value.mid() == last.mid()
     tenth = to_arb(rules.SDP_DISTANCE_RESOLUTION / 10)
     assert tenth <= kq.value.rad() <= tenth * (1 + to_arb(2) ** -28)
@@ -196,7 +192,7 @@ def test_w_part_only_passes_seed_and_starts_and_a_zero_residual(monkeypatch):
     assert log["path"] == [("W", RADII, 30, 3, 7)]
     assert [a for a, _ in log["solve_svm"]] == [("W", "opt", 30)] and log["nuclear_unique"] == []
     assert out.covers == [] and out.figures == [] and out.range == "W path R ≤ 100"
-    w = _only(out, W_LABEL)
+    w = only_item(out, W_LABEL, exact=True)
     assert w.residual is True and w.value == tiny
     assert w.rule.holds is True and ZERO_DETAIL in w.rule.detail
     assert out.decision().verdict == "HOLDS"
@@ -209,14 +205,14 @@ def test_frobenius_target_reads_one_minus_corr_with_its_own_zero(monkeypatch):
     small = to_arb(Fraction(1, 10 ** 10))
     out, log = _run(monkeypatch, {"KQ": _halving_to(small)}, parts=("KQ",), target="frobenius")
     assert log["omc"] == [[1, 0, 0, 1]] * 5 and log["dist"] == []
-    fro = _only(out, FRO_LABEL)
+    fro = only_item(out, FRO_LABEL, exact=True)
     assert fro.residual is False and fro.value is small and fro.enclosed is False
     assert [s.label for s in out.figures[0].series] == ["(K,Q) path: 1 − corr to W^mm"]
     assert out.range == "(K,Q) path R ≤ 100"
     with working_precision(30) as prec:
         tiny = _lower_end(prec.tolerance)
     out, _ = _run(monkeypatch, {"KQ": _halving_to(tiny)}, parts=("KQ",), target="frobenius", figure=False)
-    fro = _only(out, FRO_LABEL)
+    fro = only_item(out, FRO_LABEL, exact=True)
     assert fro.residual is True and fro.value == tiny
     assert fro.rule.holds is True and ZERO_DETAIL in fro.rule.detail
 
@@ -225,7 +221,7 @@ def test_nuclear_distance_below_the_sdp_resolution_is_a_residual(monkeypatch):
     """The nuclear target: a last SDP distance 10⁻⁷ (a ball 10⁻⁷ ± 10⁻⁷, certainly ≤ 10⁻⁶ but not ≤ 10⁻³⁰) is a
     residual (0 at the SDP's resolution), shown as its upper end ≈ 2·10⁻⁷; the rule holds as zero."""
     out, _ = _run(monkeypatch, {"KQ": _halving_to(to_arb(Fraction(1, 10 ** 7)))}, parts=("KQ",), figure=False)
-    kq = _only(out, NUC_LABEL)
+    kq = only_item(out, NUC_LABEL, exact=True)
     assert kq.residual is True
     assert to_arb(Fraction(2, 10 ** 7)) <= kq.value <= to_arb(Fraction(21, 10 ** 7))
     assert kq.rule.holds is True and ZERO_DETAIL in kq.rule.detail
