@@ -21,7 +21,7 @@ from verify.models.attention import norm2
 from verify.numbers.precision import to_arb, to_decimal_string, working_precision
 
 
-@pytest.fixture(autouse=True)
+@pytest.fixture
 def thirty_digits():
     with working_precision(30):
         yield
@@ -33,7 +33,7 @@ def _track(mu=Fraction(1, 2), R=1):
     return thm7.Track(cone, mu, arb(R), Tally("cone", ">=", 0), Tally("floor", ">=", 0))
 
 
-def test_track_records_the_cone_margin_and_the_floor():
+def test_track_records_the_cone_margin_and_the_floor(thirty_digits):
     """w = (1, 0), μ = 1/2, R = 1. W = (3, 4): corr = 3/5, margin 1/2 − 2/5 = 1/10; ‖W‖ − R = 4 — both inside, no
     exit. W = (0, 1/2): corr 0, margin −1/2 (outside); ‖W‖ − R = −1/2 (below): the exit is its place. A later
     failure keeps the first exit."""
@@ -56,7 +56,7 @@ def test_track_records_the_cone_margin_and_the_floor():
     ((arb(0), arb(3)), False, True),    # outside the cone only
     ((arb("0.5"), arb(0)), True, False),  # below the floor only (corr 1)
 ])
-def test_track_exit_on_either_failure(W, cone_ok, floor_ok):
+def test_track_exit_on_either_failure(thirty_digits, W, cone_ok, floor_ok):
     tr = _track()
     tr.check([arb(2), arb(0)], "in")
     assert tr.exit is None
@@ -65,7 +65,7 @@ def test_track_exit_on_either_failure(W, cone_ok, floor_ok):
     assert (tr.cone.coverage.violated == 0) is cone_ok and (tr.floor.coverage.violated == 0) is floor_ok
 
 
-def test_track_undecided_is_no_exit():
+def test_track_undecided_is_no_exit(thirty_digits):
     """A ball straddling the floor is undecided, not an exit."""
     tr = _track(R=1)
     tr.check([arb(1, 1e-3), arb(0)], "edge")
@@ -81,7 +81,7 @@ class _Recorder:
         self.seen.append((list(W), where))
 
 
-def test_gd_steps_from_the_exact_start():
+def test_gd_steps_from_the_exact_start(thirty_digits):
     """∇L ≡ (1, −2), η = 1/4, W(0) = (1/3, 2): W(k) = W(0) − k·(1/4, −1/2); k = 0 … steps checked, labelled."""
     grads = []
     model = SimpleNamespace(grad=lambda W: grads.append(list(W)) or [arb(1), arb(-2)])
@@ -422,3 +422,69 @@ def test_evaluate_stops_at_an_unmet_hypothesis(monkeypatch, fail):
     assert out.decision().verdict == "NOT_APPLICABLE" and out.hypotheses[-1].met is False
     assert len(out.hypotheses) == {"a": 1, "lmm": 2, "step": 3}[fail]
     assert e.log["model"] == [] and e.log["gd"] == [] and out.evidence == []
+
+
+# ----- low (the informative starts below R) -----------------------------------------------------------------------------
+def _sqrt2_best(max_den):
+    """The best rational approximation of √2 = [1; 2, 2, …] with denominator ≤ max_den: the closer of the last
+    convergent p/q with q ≤ max_den (p' = p + 2q, q' = p + q) and the semiconvergent (p₋ + p)/(q₋ + q) when its
+    denominator fits (all partial quotients are 2, so no other semiconvergent lies in between)."""
+    import mpmath
+
+    (pm, qm), (p, q) = (1, 0), (1, 1)
+    while p + q <= max_den:
+        (pm, qm), (p, q) = (p, q), (p + 2 * q, p + q)
+    cands = [Fraction(p, q)] + ([Fraction(pm + p, qm + q)] if qm + q <= max_den else [])
+    mpmath.mp.dps = 40
+    return min(cands, key=lambda f: abs(mpmath.mpf(f.numerator) / f.denominator - mpmath.sqrt(2)))
+
+
+class _LowFlow:
+    def __init__(self, monkeypatch, empty_first=False):
+        self.calls, self.empty_first = [], empty_first
+        monkeypatch.setattr(thm7, "flow", self)
+
+    def __call__(self, data, W0, stops, dps, loss, track, label, keep=None):
+        self.calls.append((data, W0, stops, dps, loss, track, label, keep))
+        if keep is not None:
+            keep.extend([[arb(1), arb(1)], [arb(5), arb(4)]])
+        if self.empty_first and len(self.calls) == 1:
+            return [], "failed"
+        return [(arb(3), [arb(1), arb(1)]), (norm2([arb(5), arb(4)]), [arb(5), arb(4)])], "reached"
+
+
+def test_low_starts_below_r(thirty_digits, monkeypatch):
+    """W(0) = c·W^mm_α with c = r₀/‖W^mm_α‖ to 6-digit denominators (‖(1, 1)‖ = √2, r₀ = 2: c = √2's convergent
+    the closer of 665857/470832 and 941664/665857), the flow without a track to R·stops; the item: 1 − corr to W^mm_α at the last reached stop
+    W = (5, 4) — 1 − 9/√82 — not enclosed, informative; to the GMM (1, 0): 1 − 5/√41 (larger: ends at the LMM);
+    a dotted series and the path (W(0) then the kept points) per start."""
+    import mpmath
+
+    fl = _LowFlow(monkeypatch)
+    cone = SimpleNamespace(w=(1, 1), norm_sq=2, name="α=(2)")
+    gmm = SimpleNamespace(w=(1, 0))
+    out = thm7.Outcome()
+    series, paths = [], []
+    prec = SimpleNamespace(dps=30)
+    thm7.low(out, "D", None, cone, gmm, ("2", "5"), arb(4), [3, 5], prec, "exp", series, paths, True)
+    c = _sqrt2_best(10**6)
+    assert c.denominator <= 10**6 < Fraction(1607521, 1136689).denominator
+    (d0, W0, stops, dps, loss, track, label, keep), _ = fl.calls
+    assert d0 == "D" and W0 == (c, c) and stops == [12, 20] and (dps, loss, track) == (30, "exp", None)
+    c5 = fl.calls[1][1][0]
+    assert fl.calls[1][1] == (c5, c5) and c5.denominator <= 10**6 and abs(c5 - Fraction(5, 2) * c) < Fraction(1, 10**5)
+    assert len(out.evidence) == 2 and all(e.enclosed is False and e.relation == "~" for e in out.evidence)
+    mpmath.mp.dps = 40
+    want = 1 - 9 / mpmath.sqrt(82)
+    v = out.evidence[0].value
+    assert abs(mpmath.mpf(v.mid().str(35, radius=False)) - want) < mpmath.mpf(10) ** -25
+    assert "ends at the LMM" in out.evidence[0].note
+    assert [s.style for s in series] == [":", ":"] and len(series[0].x) == 2
+    assert [(p[0], p[1]) for p in paths] == [(cone, "‖W(0)‖ ≈ 2 (below R)"), (cone, "‖W(0)‖ ≈ 5 (below R)")]
+    assert len(paths[0][2]) == 3 and all(x.overlaps(to_arb(c)) for x in paths[0][2][0])
+    assert paths[0][2][1:] == [[arb(1), arb(1)], [arb(5), arb(4)]]
+    fl = _LowFlow(monkeypatch, empty_first=True)
+    out, series, paths = thm7.Outcome(), [], []
+    thm7.low(out, "D", None, cone, gmm, ("2", "5"), arb(4), [3, 5], prec, "exp", series, paths, False)
+    assert len(fl.calls) == 2 and fl.calls[0][7] is None and len(out.evidence) == 1 and paths == []
+    assert "≈ 5" in out.evidence[0].quantity and len(series) == 1
