@@ -450,13 +450,14 @@ class _LowFlow:
             keep.extend([[arb(1), arb(1)], [arb(5), arb(4)]])
         if self.empty_first and len(self.calls) == 1:
             return [], "failed"
-        return [(arb(3), [arb(1), arb(1)]), (norm2([arb(5), arb(4)]), [arb(5), arb(4)])], "reached"
+        return [(arb(3), [arb(1), arb(1)]), (arb(4), [arb(3), arb(1)]), (norm2([arb(5), arb(4)]), [arb(5), arb(4)])], \
+            "reached"
 
 
 def test_low_starts_below_r(thirty_digits, monkeypatch):
     """W(0) = c·W^mm_α with c = r₀/‖W^mm_α‖ to 6-digit denominators (‖(1, 1)‖ = √2, r₀ = 2: c = √2's convergent
     the closer of 665857/470832 and 941664/665857), the flow without a track to R·stops; the item: 1 − corr to W^mm_α at the last reached stop
-    W = (5, 4) — 1 − 9/√82 — not enclosed, informative; to the GMM (1, 0): 1 − 5/√41 (larger: ends at the LMM);
+    W = (5, 4) (of three) — 1 − 9/√82 — not enclosed, informative; to the GMM (1, 0): 1 − 5/√41 (larger: ends at the LMM);
     a dotted series and the path (W(0) then the kept points) per start."""
     import mpmath
 
@@ -479,7 +480,7 @@ def test_low_starts_below_r(thirty_digits, monkeypatch):
     v = out.evidence[0].value
     assert abs(mpmath.mpf(v.mid().str(35, radius=False)) - want) < mpmath.mpf(10) ** -25
     assert "ends at the LMM" in out.evidence[0].note
-    assert [s.style for s in series] == [":", ":"] and len(series[0].x) == 2
+    assert [s.style for s in series] == [":", ":"] and len(series[0].x) == 3
     assert [(p[0], p[1]) for p in paths] == [(cone, "‖W(0)‖ ≈ 2 (below R)"), (cone, "‖W(0)‖ ≈ 5 (below R)")]
     assert len(paths[0][2]) == 3 and all(x.overlaps(to_arb(c)) for x in paths[0][2][0])
     assert paths[0][2][1:] == [[arb(1), arb(1)], [arb(5), arb(4)]]
