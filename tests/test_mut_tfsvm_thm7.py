@@ -271,7 +271,8 @@ def test_evaluate_defaults_hand_on_and_read_back(monkeypatch):
     # per cone: μ(α) used, the other directions, one random direction
     assert [(c, m, o, r) for _, c, m, o, r in e.log["dirs"]] == [(GMM, Fraction(1, 2), "OTHERS-α=(1)", 1),
                                                                 (LOC, Fraction(9, 20), "OTHERS-α=(2)", 1)]
-    assert e.log["others"] == [([GMM, LOC], GMM), ([GMM, LOC], LOC)]
+    assert e.log["others"] == [([GMM, LOC], GMM), ([GMM, LOC], LOC)] and all(x[0] is data for x in e.log["dirs"])
+    assert len(e.log["flow"]) == 4 and all(x[0] is data and x[5] is not None for x in e.log["flow"])
     assert e.log["tab"] == [("MODEL", [(1, 0)]), ("MODEL", [(0, 1)])]
     # (T1) at R and 10R per direction, then the starts at R
     assert [(d, r) for d, r in e.log["at"][:5]] == [((1, 0), R_G), ((1, 0), R_G * 10),
