@@ -80,8 +80,8 @@ def test_default_radii_and_path_calls(monkeypatch):
     (d0, n0), (d1, n1) = e.calls["r0"]
     assert d0 is data and d1 is data and n1 is UPPER
     assert isinstance(n0, arb) and n0.overlaps(arb(5)) and n0.rad() < 1e-20
-    (o0, _, p0, r0_, pr0, s0, sd0), (o1, _, p1, r1_, pr1, s1, sd1) = e.calls["path"]
-    assert o0 is out and o1 is out and pr0 is PREC and pr1 is PREC
+    (o0, x0, p0, r0_, pr0, s0, sd0), (o1, x1, p1, r1_, pr1, s1, sd1) = e.calls["path"]
+    assert o0 is out and o1 is out and pr0 is PREC and pr1 is PREC and x0 is data and x1 is data
     assert (p0, p1) == ("W", "KQ")
     assert r0_ == ("2", "6", "20", "60", "200") and r1_ == ("3", "9", "30", "90", "300")
     assert (s0, sd0, s1, sd1) == (2, 0, 2, 0)
