@@ -308,6 +308,7 @@ def test_evaluate_defaults_hand_on_and_read_back(monkeypatch):
     # the Tracks: GD enclosed, flow not; shown only (informative) by default; μ and R of the cone
     gd_cone = _items(out, "α=(1) (T2) W-GD η = 1/L_W")[0]
     assert gd_cone.relation == "~" and gd_cone.enclosed is True and "would be True" in gd_cone.note
+    assert gd_cone.note.endswith("; cone invariance (proof step 3): shown, not deciding")
     assert gd_cone.value.overlaps(to_arb(Fraction(1, 2) - Fraction(2, 5)))  # μ − (1 − 3/5) at the boundary start
     gd_floor = _items(out, "α=(1) (T2) W-GD: min")[0]
     assert gd_floor.enclosed is True and gd_floor.value.overlaps(to_arb(Fraction(1, 2)))  # ‖5/4·W(0)‖ − R = R/4

@@ -72,7 +72,7 @@ def test_dimension_threshold(monkeypatch, n, T, d, slack, met):
     out = thm8.evaluate(_data(n, T, d), PREC, draws=1, threshold_slack=slack)
     h = out.hypotheses[0]
     assert h.met is met and h.name.startswith("d ≥ max(T − 1, n)")
-    assert ("ALTERED threshold" in h.name) is bool(slack)
+    assert h.name == "d ≥ max(T − 1, n)" + (f" − {slack} (ALTERED threshold: test-only false case)" if slack else "")
     assert h.detail == f"d = {d}, T − 1 = {T - 1}, n = {n}"
     assert bool(kit.feas) is met and (out.decision().verdict == "NOT_APPLICABLE") is (not met)
 
@@ -127,7 +127,7 @@ def test_sigma_zero_is_the_dataset_itself(monkeypatch):
     out = thm8.evaluate(data, PREC, sigma=0)
     assert out.hypotheses[1].name == thm8.GENERIC and out.hypotheses[1].met is False
     assert out.hypotheses[1].detail == "rank 1 of n(T − 1) = 2 (σ = 0: the dataset itself)"
-    assert not kit.feas and out.decision().verdict == "NOT_APPLICABLE"
+    assert not kit.feas and out.decision().verdict == "NOT_APPLICABLE" and kit.gens == [data]
     kit = Kit(monkeypatch)
     out = thm8.evaluate(data, PREC, sigma=0, draws=5)
     assert not kit.draws and kit.feas == [(data, 30, ENUMERATION_LIMIT)] and out.range is None
