@@ -124,8 +124,8 @@ def _stat3():
 
 
 class FakeGD:
-    """Stands in for ``gd_limits_until_decided``: records its arguments; start k's run has losses (L0_k, 7),
-    selected tokens ((k,), (k + 1,)) at the two checkpoints, and two undecided informative items."""
+    """Stands in for ``gd_limits_until_decided``: records its arguments; start k's run has losses (L0_k, 7, 8),
+    selected tokens ((k,), (k + 5,), (k + 1,)) at its three checkpoints, and two informative items."""
 
     def __init__(self):
         self.calls = []
@@ -134,8 +134,9 @@ class FakeGD:
         self.calls.append(SimpleNamespace(model=model, starts=starts, eta=eta, q=q, kw=kw))
         runs, items = [], []
         for k, _ in enumerate(starts):
-            run = GDRun(eta=eta, steps=[0, 10], norms=[arb(1), arb(2)], grad_norms=[arb(1), arb("0.5")],
-                        losses=[self.loss0(k), arb(7)], selected=[(k,), (k + 1,)])
+            run = GDRun(eta=eta, steps=[0, 5, 10], norms=[arb(1), arb(2), arb(3)],
+                        grad_norms=[arb(1), arb("0.5"), arb("0.25")], losses=[self.loss0(k), arb(7), arb(8)],
+                        selected=[(k,), (k + 5,), (k + 1,)])
             runs.append(run)
             items.append((Evidence("‖∇L‖ → 0", arb(1)), Evidence("‖W‖ → ∞", arb(2))))
         return runs, items, 10
@@ -195,7 +196,7 @@ def test_selected_tokens_and_the_descent_lemma_step_bound(monkeypatch):
         out = m.evaluate(d, prec, lengths=(10,))
         eta = gd.calls[0].eta
     sel = [e for e in out.evidence if "tokens selected" in e.quantity]
-    assert [e.value for e in sel] == ["(1,)", "(2,)", "(3,)"]
+    assert [e.value for e in sel] == ["(1,)", "(2,)", "(3,)"]  # the last checkpoint's, not the second
     eta_iv = mpmath.iv.mpf([eta.lower().str(40, radius=False), eta.upper().str(40, radius=False)])
     mpmath.iv.dps = mpmath.mp.dps = 40
     for R, c in C_OF_R.items():
@@ -233,7 +234,7 @@ def test_starts_random_entries_seed_and_ray_scaling(monkeypatch):
     d = m.d_t2()
     got = m.starts(d, [1, 0, 0, 0], 17)
     assert calls == [(17, 64)]
-    for seed in (0, 4):
+    for seed in (0, 4, 12):  # seed 12 draws a 21 from getrandbits(5) (rejected: k ≤ 10)
         rng = random.Random(seed)
         want = tuple(F(rng.randint(-10, 10), 10) for _ in range(4))
         assert m.starts(d, None, 17, seed)[1] == (f"random (seed {seed}, entries in [−1, 1])", want)
@@ -251,12 +252,11 @@ def test_starts_random_entries_seed_and_ray_scaling(monkeypatch):
     assert m.starts(d, [1, 0, 0, 0], 17)[2][0] == "3·Ŵ^mm (GMM ray: no other locally-optimal α)"
 
 
-def test_printed_statement_mode_keeps_assumption_b(monkeypatch):
-    """stat3: the printed statement assumes B, which fails there → NOT_APPLICABLE naming it even with
-    ``require_feasible=False`` (before the fix B was dropped when unmet, and the check answered VIOLATED for a
-    statement whose hypotheses fail); the note says both are unmet. Required mode: the zero-gradient note
-    (unique opt, W^mm missing, ∇L(0) = 0) is given whether or not B holds."""
-    gd, _ = _fake(monkeypatch)
+def test_notes_when_w_mm_is_missing(monkeypatch):
+    """stat3 (W^mm missing, B fails, unique opt, ∇L(0) = 0): in the printed-statement mode the note says both are
+    unmet; in the required mode the zero-gradient note is given whether or not B holds (it needs unique optimal
+    tokens: the statement's hypothesis, not B)."""
+    _fake(monkeypatch)
     d = _stat3()
     with working_precision(30) as prec:
         hyps, feasible, q, _ = tfsvm_hypotheses(d, "logistic", prec.dps)
@@ -264,8 +264,20 @@ def test_printed_statement_mode_keeps_assumption_b(monkeypatch):
         assert exact_gradient_at_zero(d, "W")[0] is True
         loose = m.evaluate(d, prec, require_feasible=False)
         strict = m.evaluate(d, prec)
-    assert loose.decide() == "NOT_APPLICABLE" and gd.calls == []
-    assert [h.name for h in loose.hypotheses] == [h.name for h in hyps] + [step_size_W(d)[1].name]
     assert loose.notes[0] == ("hypothesis 'W^mm exists' NOT enforced (the printed statement): not met; "
                               "Assumption B not met either (B.2 and B.1 both fail)")
     assert "without W^mm the conclusion fails here: ∇L(0) = 0 exactly (uniform attention)" in strict.notes
+
+
+def test_printed_statement_mode_keeps_assumption_b(monkeypatch):
+    """stat3: the printed statement assumes B, which fails there → NOT_APPLICABLE naming it even with
+    ``require_feasible=False`` (before the fix B was dropped when unmet, and the check answered VIOLATED, certified,
+    for a statement whose hypotheses fail); the engine is not run."""
+    gd, _ = _fake(monkeypatch)
+    d = _stat3()
+    with working_precision(30) as prec:
+        hyps, _, _, _ = tfsvm_hypotheses(d, "logistic", prec.dps)
+        loose = m.evaluate(d, prec, require_feasible=False)
+    assert loose.decide() == "NOT_APPLICABLE" and gd.calls == []
+    assert [h.name for h in loose.hypotheses] == [h.name for h in hyps] + [step_size_W(d)[1].name]
+    assert [h.name for h in loose.hypotheses if h.met is False] == [hyps[2].name]
