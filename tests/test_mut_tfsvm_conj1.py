@@ -385,8 +385,8 @@ def test_first_seeds_loop(monkeypatch):
     out."""
     tried = []
 
-    def trial(d, seed):
-        return None if seed % 2 else SimpleNamespace(d=d, seed=seed)
+    def trial(d, seed):  # odd seeds skipped as all-positive trials, except seed 1
+        return None if seed % 2 and seed > 1 else SimpleNamespace(d=d, seed=seed)
 
     def evaluate(data, prec, iterations):
         tried.append((data.d, data.seed, prec.dps, iterations))
@@ -394,8 +394,9 @@ def test_first_seeds_loop(monkeypatch):
     monkeypatch.setattr(C, "trial", trial)
     monkeypatch.setattr(C, "evaluate", evaluate)
     assert C.first_seeds() == {4: 6, 6: 2}
-    assert tried[:3] == [(4, 2, 30, 2000), (4, 4, 30, 2000), (4, 6, 30, 2000)] and tried[3] == (6, 2, 30, 2000)
-    assert [t[:2] for t in tried if t[0] == 8] == [(8, s) for s in range(2, 40, 2)]
+    assert tried[:4] == [(4, 1, 30, 2000), (4, 2, 30, 2000), (4, 4, 30, 2000), (4, 6, 30, 2000)]
+    assert tried[4:6] == [(6, 1, 30, 2000), (6, 2, 30, 2000)]
+    assert [t[:2] for t in tried if t[0] == 8] == [(8, 1)] + [(8, s) for s in range(2, 40, 2)]
     tried.clear()
     assert C.first_seeds(dims=(4,), iterations=9, dps=20, start=7, stop=41) == {}
     assert tried == [(4, s, 20, 9) for s in range(8, 41, 2)]
