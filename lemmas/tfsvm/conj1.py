@@ -190,7 +190,7 @@ def evaluate(data: Dataset, prec: Precision, iterations: int = 2000, deep: int =
         pd = tdeep.state["psi"]
         sd = model.states(pd)
         Od, maskd, betw = classify(sd)
-        rd = references(data, pd, sd, Od) if not betw and any(len(o) < d for o in Od) else None
+        rd = references(data, pd, sd, Od) if not betw and any(len(o) < data.T for o in Od) else None
         ok = out.require(f"deep run (k = {iterations + deep}): clean selection and feasible Gen-SVM", rd is not None,
                          f"𝒪 = {[list(o) for o in Od]}")
         if ok:
