@@ -68,3 +68,13 @@ def test_local_path_is_pinned_at_the_cone_edge_for_a_non_lmm_direction():
     for pt in lp.points:
         assert "cone edge" in pt.notes and "R0" in pt.notes  # bounded norm: mmts Thm 4 (spec §thm4)
         assert abs(pt.norm - 1) < arb(10) ** -10
+
+
+def test_a_negative_ridge_is_refused_in_one_line():
+    """L(ψ) + ridge·‖ψ‖² with ridge < 0 is unbounded below (−ridge·‖ψ‖² → −∞): refused before any step; 0 is allowed."""
+    from verify.data.tfsvm import d_t2
+
+    with pytest.raises(UsageError, match="ridge must be ≥ 0"):
+        normalized_gd(d_t2(), "KQ", steps=1, eta="0.1", dps=20, svm=False, ridge="-1/10")
+    run = normalized_gd(d_t2(), "KQ", steps=1, eta="0.1", dps=20, svm=False, ridge="0")
+    assert run.meta["ridge"] == "0"

@@ -178,6 +178,8 @@ def _run(method, source, param, steps, eta, dps, loss, init, svm, progress, resu
         if resume is not None:
             ridge = traj.meta.get("ridge")
         elif ridge is not None:
+            if exact_number(ridge, "ridge") < 0:  # L + ridge·‖ψ‖² with ridge < 0 is unbounded below: no descent to study
+                raise UsageError(f"ridge must be ≥ 0 (the objective adds ridge·‖ψ‖²), got {ridge!r}")
             traj.meta["ridge"] = exact_text(exact_number(ridge, "ridge"))
         twice = 2 * arb(str(exact_number(ridge, "ridge"))) if ridge is not None else None
 
