@@ -31,3 +31,24 @@ def assert_names_explicit_and_distinct(datasets) -> None:
     names = [d.name for d in datasets]
     assert len(set(names)) == len(names), names
     assert "dataset" not in names and not any(re.search(r"-rational-s\d+$", n) for n in names), names
+
+
+def lower_end(x):
+    """The exact lower end of the ball x (taken at 4× the precision, so not rounded): certainly ≤ x, not certainly <."""
+    return _unrounded(x.lower)
+
+
+def upper_end(x):
+    """The exact upper end of the ball x (taken at 4× the precision, so not rounded)."""
+    return _unrounded(x.upper)
+
+
+def _unrounded(end):
+    from flint import ctx
+
+    keep = ctx.prec
+    ctx.prec = 4 * keep
+    try:
+        return end()
+    finally:
+        ctx.prec = keep

@@ -23,7 +23,8 @@ from types import SimpleNamespace
 
 import mpmath
 import pytest
-from flint import arb, ctx
+from claim_helpers import lower_end, upper_end
+from flint import arb
 
 from lemmas.tfsvm import conj1 as C
 from verify.claims import rules
@@ -129,22 +130,6 @@ def _close(x: arb, want, tol=-20):
 
 
 # ----- classify ---------------------------------------------------------------------------------------------------
-def _upper_end(x: arb) -> arb:
-    keep = ctx.prec
-    ctx.prec = 4 * keep
-    try:
-        return x.upper()
-    finally:
-        ctx.prec = keep
-
-
-def _lower_end(x: arb) -> arb:
-    keep = ctx.prec
-    ctx.prec = 4 * keep
-    try:
-        return x.lower()
-    finally:
-        ctx.prec = keep
 
 
 def test_classify_thresholds_are_strict_and_the_largest_masked_entry_is_kept():
@@ -152,7 +137,7 @@ def test_classify_thresholds_are_strict_and_the_largest_masked_entry_is_kept():
     the lower end of 1e−6's ball is not): both then lie in between. The masked value is the largest masked entry
     (by midpoint; the first of equal midpoints), 0 when nothing is masked."""
     with working_precision(30):
-        at_sel, at_mask = _upper_end(to_arb(C.SELECTED)), _lower_end(to_arb(C.MASKED))
+        at_sel, at_mask = upper_end(to_arb(C.SELECTED)), lower_end(to_arb(C.MASKED))
         first, second = arb("1e-8", "1e-20"), arb("1e-8", "1e-19")
         O, masked, between = C.classify(_states((F(1, 2), at_sel, F(1, 10**9)), (at_mask, first, second, F(1, 2))))
         assert O == [(0,), (3,)]
@@ -253,7 +238,7 @@ def test_masked_mass_exactly_at_1e9_counts(monkeypatch):
     """"masked mass ≤ 1e−9" is not strict: a masked entry at the lower end of 1e−9's ball (certainly ≤, not
     certainly <) puts the trial at the claims level."""
     with working_precision(30):
-        at = _lower_end(to_arb(C.TINY_MASS))
+        at = lower_end(to_arb(C.TINY_MASS))
     states = (TINY[0], (1, at, F(1, 10**12)))
     out, _ = _run(monkeypatch, _two(), [_psi(2)], [states], iterations=5)
     assert _item(out, EQ + "5").quantity == EQ + "5"

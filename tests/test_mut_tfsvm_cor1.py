@@ -14,8 +14,7 @@ cover, figure; ``check`` turning the radii into exact rational strings."""
 from fractions import Fraction as F
 from types import SimpleNamespace
 
-from claim_helpers import only_item
-from flint import arb, ctx
+from claim_helpers import lower_end, only_item
 
 import lemmas.tfsvm.cor1 as C
 from verify.claims import rules
@@ -30,15 +29,6 @@ NUC_REQ = "SAtt-SVM⋆ (nuclear) solved with a certified value"
 LABELS_F = ("187/100", "561/100", "187/10", "561/10", "187")
 LABELS_NUC = ("39/20", "117/20", "39/2", "117/2", "195")
 
-
-def _lower_end(x: arb) -> arb:
-    """The exact lower end of the ball x (at 4× the precision, not rounded): certainly ≤ x, not certainly <."""
-    keep = ctx.prec
-    ctx.prec = 4 * keep
-    try:
-        return x.lower()
-    finally:
-        ctx.prec = keep
 
 
 class Off:
@@ -105,7 +95,7 @@ def test_defaults_on_s2s_labels(monkeypatch):
     """Both norms at the defaults; the (K,Q) norms R, R + (the exact lower end of R·10⁻³⁰: the closed bound), R/2,
     3R/2, R: 3 of 5 active."""
     with working_precision(30) as prec:
-        bump = _lower_end(to_arb(RS[1]) * prec.tolerance)
+        bump = lower_end(to_arb(RS[1]) * prec.tolerance)
     norms = lambda R, k: [R, Off(bump), R / 2, 3 * R / 2, R][k]  # noqa: E731
     out, log = _run(monkeypatch, kq_norms=norms)
     assert log["path"] == [("W", LABELS_F, 30, 2, 0), ("KQ", LABELS_NUC, 30, 2, 0)]

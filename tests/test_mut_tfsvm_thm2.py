@@ -18,8 +18,7 @@ Att-SVM asks W₁₁ ≥ 1, W₂₂ ≥ 1: W^mm = I; Att-SVM⋆'s solutions are 
 from fractions import Fraction
 from types import SimpleNamespace
 
-from claim_helpers import only_item
-from flint import arb, ctx
+from claim_helpers import lower_end, only_item
 
 import lemmas.tfsvm.thm2 as T
 from verify.claims import Figure, rules
@@ -35,15 +34,6 @@ KQ_SEARCH = "(KQ) the sphere search on ‖K‖² + ‖Q‖² = 2R found L ≤ L(
 NUC_SOLVED = "Att-SVM⋆ (nuclear) solved with a certified value"
 ZERO_DETAIL = "zero to the working precision"
 
-
-def _lower_end(x: arb) -> arb:
-    """The exact lower end of the ball x (taken at 4× the precision, so not rounded): certainly ≤ x, not certainly <."""
-    keep = ctx.prec
-    ctx.prec = 4 * keep
-    try:
-        return x.lower()
-    finally:
-        ctx.prec = keep
 
 
 def _inverse_squares():
@@ -110,7 +100,7 @@ def test_default_run_on_dnuc(monkeypatch):
     """Every option at its default on D-NUC, both paths at 1/R² (W: 1 − corr; KQ: the SDP distance) and the (K,Q)
     norms R, the lower end of R·(1 + 10⁻³⁰), R/2, 3R/2, R."""
     with working_precision(30) as prec:
-        bound = [_lower_end(to_arb(Fraction(r)) * (1 + prec.tolerance)) for r in RADII]
+        bound = [lower_end(to_arb(Fraction(r)) * (1 + prec.tolerance)) for r in RADII]
     norms = {"KQ": lambda R, k: [R, bound[1], R / 2, 3 * R / 2, R][k]}
     out, log = _run(monkeypatch, {"W": _inverse_squares(), "KQ": _inverse_squares()}, norms=norms)
     calls_at_the_defaults(log)
@@ -187,7 +177,7 @@ def test_w_part_only_passes_seed_and_starts_and_a_zero_residual(monkeypatch):
     values 1/2, 1/4, 1/8 are not): a residual, its value the upper end of |value| (that lower end), and the rule
     holds as zero to the working precision."""
     with working_precision(30) as prec:
-        tiny = _lower_end(prec.tolerance)
+        tiny = lower_end(prec.tolerance)
     out, log = _run(monkeypatch, {"W": _halving_to(tiny)}, parts=("W",), seed=7, starts=3, figure=False)
     assert log["path"] == [("W", RADII, 30, 3, 7)]
     assert [a for a, _ in log["solve_svm"]] == [("W", "opt", 30)] and log["nuclear_unique"] == []
@@ -210,7 +200,7 @@ def test_frobenius_target_reads_one_minus_corr_with_its_own_zero(monkeypatch):
     assert [s.label for s in out.figures[0].series] == ["(K,Q) path: 1 − corr to W^mm"]
     assert out.range == "(K,Q) path R ≤ 100"
     with working_precision(30) as prec:
-        tiny = _lower_end(prec.tolerance)
+        tiny = lower_end(prec.tolerance)
     out, _ = _run(monkeypatch, {"KQ": _halving_to(tiny)}, parts=("KQ",), target="frobenius", figure=False)
     fro = only_item(out, FRO_LABEL, exact=True)
     assert fro.residual is True and fro.value == tiny
