@@ -15,7 +15,7 @@ from lemmas.mmts import lemma6
 from verify.claims import Outcome
 from verify.data import mmts as D
 from verify.data.dataset import Dataset
-from verify.kit.region_inequality import prove_on_region
+from verify.kit.region_inequality import logit_box_radius, prove_on_region
 from verify.models.attention import LinearLogitModel, features
 from verify.numbers.precision import to_arb, working_precision
 from verify.numbers.regions import Margin, decimal_text, rational_below, recheck
@@ -39,18 +39,18 @@ def test_rational_below_is_a_twelve_digit_lower_bound():
 def test_region_radius_keeps_every_logit_within_one():
     """r = 2^-k ≤ 1, the largest with r·max‖k‖₁ ≤ 1 — computed here from the keys by hand."""
     data = Dataset.make(X=[[[3, 1], [0, "1/2"]]], Y=[1], v=[1, 0], name="keys-3-1")
-    assert lemma6.region_radius(data) == Fraction(1, 4)  # max ‖k‖₁ = 4: 1/4·4 = 1
+    assert logit_box_radius(features(data, "p")) == Fraction(1, 4)  # max ‖k‖₁ = 4: 1/4·4 = 1
     small = Dataset.make(X=[[["1/2", 0], [0, "1/3"]]], Y=[1], v=[1, 0], name="small")
-    assert lemma6.region_radius(small) == 1
+    assert logit_box_radius(features(small, "p")) == 1
 
 
 def test_the_hessian_box_is_proven_on_fig1c_and_its_certificate_rechecks():
     data = D.mmts_fig1c()
     with working_precision(30) as prec:
         out = Outcome()
-        r = lemma6.region_radius(data)
+        r = logit_box_radius(features(data, "p"))
         params = {"loss": "logistic", "radius": str(r)}
-        margin = lemma6.hessian_margin(data, params)
+        margin = lemma6.hessian_box(data, params)
         item = prove_on_region(out, "h", margin, claim="mmts.lemma6", name="hessian-box", data=data, params=params,
                                dps=prec.dps, region=f"‖p‖∞ ≤ {r}")
         assert item.decide() is True and item.proof.status == "proven" and item.certified
@@ -61,7 +61,7 @@ def test_the_hessian_box_is_proven_on_fig1c_and_its_certificate_rechecks():
         assert to_arb(bound) ** 2 > frob2
         (cert,) = out.certificates
         assert cert["claim"] == "mmts.lemma6" and cert["margin"]["params"]["dataset"] == data.to_dict()
-        assert recheck(cert, lemma6.hessian_margin(Dataset.from_dict(cert["margin"]["params"]["dataset"]), params)).ok
+        assert recheck(cert, lemma6.hessian_box(Dataset.from_dict(cert["margin"]["params"]["dataset"]), params)).ok
 
 
 def test_a_failing_sufficient_condition_is_undecided_not_a_counterexample():

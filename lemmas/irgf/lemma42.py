@@ -49,7 +49,7 @@ from verify.claims import Claim, Evidence, Outcome, Series, Tally, register, rul
 from verify.claims.registry import Parameter
 from verify.data.irgf import d_face, d_seed0
 from verify.kit import irgf
-from verify.kit.region_inequality import descent_margin, logit_box_radius, prove_on_largest
+from verify.kit.region_inequality import descent_margin, prove_on_halved_boxes
 from verify.models.attention import LinearLogitModel, dot, features, norm2
 from verify.numbers.precision import Precision, to_arb
 
@@ -137,15 +137,14 @@ def evaluate(data, prec: Precision, omega0=None, target=irgf.DEFAULT_TARGET, che
     out.add(rate.evidence("the flow's own dℒ/dt (chain rule along β̇) against the formula"),
             *(t.evidence() for t in tallies if t.coverage.points))
     if res is not None and region is not None and data.d <= REGION_MAX_DIM:
-        r0 = logit_box_radius(features(data, "diag")) if region == "auto" else Fraction(region)
-
         def box(r):
             params = {"radius": str(r), "beta_f": [str(2 * Fraction(x)) for x in res.solution]}
             return (f"(28)–(29): −⟨∇_βℒ(β), β_f⟩ > 0 on the box ‖β‖∞ ≤ {r}, β_f = 2β* (proven)",
                     descent_box(data, params), params, f"‖β‖∞ ≤ {r}")
 
-        item = prove_on_largest(out, [r0 / 2 ** k for k in range(REGION_RUNGS)], box, claim="irgf.lemma42",
-                                name="descent-box", data=data, dps=prec.dps, max_boxes=REGION_BOXES)
+        item = prove_on_halved_boxes(out, region, features(data, "diag"), box, rungs=REGION_RUNGS,
+                                     claim="irgf.lemma42", name="descent-box", data=data, dps=prec.dps,
+                                     max_boxes=REGION_BOXES)
         if item.decide():
             out.cover(f"(28)–(29)'s sign proven on every β with {item.proof.region}")
     win = irgf.window(recs, key=lambda p: p.l1)

@@ -57,7 +57,7 @@ from verify.geometry.stationarity import (
     relative_deviation,
 )
 from verify.kit.global_descent import descent_hypotheses, descent_probes, ratio_figure
-from verify.kit.region_inequality import descent_margin, logit_box_radius, prove_on_largest
+from verify.kit.region_inequality import descent_margin, prove_on_halved_boxes
 from verify.models.attention import LinearLogitModel, features
 from verify.numbers.precision import Precision, to_arb
 
@@ -118,15 +118,13 @@ def evaluate(data: Dataset, prec: Precision, require_B: bool = True, factor=1, p
     if figure and curves:
         out.figures.append(ratio_figure(curves, factor))
     if region is not None and len(q) <= REGION_MAX_DIM:
-        r0 = logit_box_radius(features(data, param)) if region == "auto" else Fraction(region)
-
         def box(r):
             params = {"loss": loss, "param": param, "radius": str(r), "pmm": [str(x) for x in q]}
             return (f"−⟨∇L(p), p^mm⟩ > 0 on the box ‖p‖∞ ≤ {r} (proven)", descent_box(data, params), params,
                     f"‖p‖∞ ≤ {r}")
 
-        item = prove_on_largest(out, [r0 / 2 ** k for k in range(REGION_RUNGS)], box, claim="mmts.lemma4",
-                                name="descent-box", data=data, dps=prec.dps, max_boxes=region_boxes)
+        item = prove_on_halved_boxes(out, region, features(data, param), box, rungs=REGION_RUNGS, claim="mmts.lemma4",
+                                     name="descent-box", data=data, dps=prec.dps, max_boxes=region_boxes)
         if item.decide():
             out.cover(f"proven on every p with {item.proof.region}")
     return out

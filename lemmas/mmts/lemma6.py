@@ -21,7 +21,7 @@ How it is checked (every item a Tally over its points, each point decided by enc
         points), for the logistic, exponential and correlation losses (closed-form Hessian, rigorous
         spectral norm);
   (i′)  proven on a whole box (logistic): ‖∇²L(p)‖₂ ≤ ‖∇²L(p)‖_F < L ≤ L_p for every p with ‖p‖∞ ≤ r, by a region
-        certificate (``hessian_margin``; ``verify.kit.region_inequality``), r = ``region_radius`` (every logit
+        certificate (``hessian_box``; ``verify.kit.region_inequality``), r = ``logit_box_radius`` (every logit
         |k_itᵀp| ≤ 1 there), halved until proven within 100 boxes (at most 12 sizes); the certificate is written by
         ``--report`` and re-checked by ``python -m verify recheck``;
   (ii)  (6) between consecutive GD iterates (1000 steps from p(0) = 0, logistic);
@@ -50,56 +50,30 @@ from verify.geometry.probes import probe_points
 from verify.geometry.smoothness import descent_ratio, hessian_local_maxima, hessian_norm, smoothness_constant
 from verify.kit.assumptions import assumption_a, step_size
 from verify.kit.probe_inequality import ProbeInequality, point_label
-from verify.kit.region_inequality import prove_on_largest
+from verify.kit.region_inequality import hessian_margin, prove_on_halved_boxes
 from verify.kit.trajectory_identity import norm_enclosure
 from verify.models.attention import LinearLogitModel, features, norm2
-from verify.models.generic import attention_loss
 from verify.models.losses import get_loss
-from verify.numbers.intervals import gradient_and_hessian
 from verify.numbers.precision import Precision, log10_abs, to_arb, to_decimal_string
 from verify.numbers.regions import Margin, decimal_text, rational_below
 
 LOSSES = ("logistic", "exponential", "correlation")
-REGION = "auto"  # (i) proven on a box ‖p‖∞ ≤ r (logistic loss); "auto": r = region_radius(data), None: no region
+REGION = "auto"  # (i) proven on a box ‖p‖∞ ≤ r (logistic loss); "auto": the logit-scale box, None: no region
 REGION_RUNGS, REGION_BOXES = 12, 100  # the box is halved until proven (at most 12 sizes, 100 boxes each)
 
 
-def region_radius(data: Dataset) -> Fraction:
-    """The largest r = 2^-k ≤ 1 with r·max_{i,t}‖k_it‖₁ ≤ 1: on the box ‖p‖∞ ≤ r every logit |k_itᵀp| ≤ 1, the
-    scale where attention is far from saturation and ‖∇²L‖ is largest (it decays as the softmax saturates)."""
-    kappa = max((sum(abs(x) for x in k) for seq in features(data, "p") for k in seq), default=Fraction(0))
-    r = Fraction(1)
-    while r * kappa > 1:
-        r /= 2
-    return r
-
-
-def hessian_margin(data: Dataset, params: dict) -> Margin:
-    """(i) on a box, as a margin for ``verify.numbers.regions``: L² − ‖∇²L(p)‖_F² > 0 for every p with
-    ‖p‖∞ ≤ ``radius``, where L is a rational not above L_p (its lower end rounded down to 12 digits: proving the
-    bound for L proves it for L_p) and ‖·‖₂ ≤ ‖·‖_F. ∇²L comes from the engine-generic loss
-    (``verify.models.generic``) by forward-mode derivatives, so the same margin runs on arb balls (the search)
-    and on mpmath's iv intervals (the re-check). The Frobenius norm makes the margin sufficient, not equivalent: a
-    point where it fails is no counterexample (the probe points' spectral norms decide there)."""
+def hessian_box(data: Dataset, params: dict) -> Margin:
+    """(i) on a box, as a region margin (also rebuilt by ``verify recheck``): ‖∇²L(p)‖_F < L for every p with
+    ‖p‖∞ ≤ ``radius``, L a rational not above L_p (its lower end rounded down to 12 digits: proving the bound for L
+    proves it for L_p) — ``kit.region_inequality.hessian_margin``; ‖·‖₂ ≤ ‖·‖_F makes it sufficient, not equivalent
+    (a point where it fails is no counterexample: the probe points' spectral norms decide there)."""
     loss = params.get("loss", "logistic")
     radius = Fraction(params["radius"])
     powers = (int(params.get("x_power", 4)), int(params.get("w_power", 2)))
-    Lp = smoothness_constant(data, loss, x_power=powers[0], w_power=powers[1]).value
-    bound = rational_below(Lp)
-    feats, scores = features(data, "p"), data.scores
-
-    def g(p, ops):
-        _, _, hess = gradient_and_hessian(lambda th, o: attention_loss(th, feats, scores, loss, o), p, ops)
-        frob = ops.const(0)
-        for row in hess:
-            for h in row:
-                frob = frob + h * h
-        return ops.const(bound * bound) - frob
-
-    D_ = len(feats[0][0])
-    return Margin(g, (-radius,) * D_, (radius,) * D_, tuple(f"p{j + 1}" for j in range(D_)), ">",
-                  statement=f"‖∇²L(p)‖_F < {decimal_text(bound)} ≤ L_p ({get_loss(loss).name}) for ‖p‖∞ ≤ {radius}",
-                  slopes=False, equivalent=False)
+    bound = rational_below(smoothness_constant(data, loss, x_power=powers[0], w_power=powers[1]).value)
+    feats = features(data, "p")
+    return hessian_margin(feats, data.scores, loss, bound, radius, tuple(f"p{j + 1}" for j in range(len(feats[0][0]))),
+                          f"‖∇²L(p)‖_F < {decimal_text(bound)} ≤ L_p ({get_loss(loss).name}) for ‖p‖∞ ≤ {radius}")
 
 
 def evaluate(data: Dataset, prec: Precision, losses=LOSSES, descent_loss: str = "logistic", eta=None,
@@ -155,15 +129,13 @@ def evaluate(data: Dataset, prec: Precision, losses=LOSSES, descent_loss: str = 
             fig_x, fig_y = [x for x, _ in fig], [y for _, y in fig]
     proven_box = ""
     if region is not None and "logistic" in losses:
-        r0 = region_radius(data) if region == "auto" else Fraction(region)
-
         def box(r):
             params = {"loss": "logistic", "radius": str(r), "x_power": x_power, "w_power": w_power}
             return (f"logistic: L_p² − ‖∇²L(p)‖_F² > 0 on the box ‖p‖∞ ≤ {r} (i, proven)",
-                    hessian_margin(data, params), params, f"‖p‖∞ ≤ {r}")
+                    hessian_box(data, params), params, f"‖p‖∞ ≤ {r}")
 
-        item = prove_on_largest(out, [r0 / 2 ** k for k in range(REGION_RUNGS)], box, claim="mmts.lemma6",
-                                name="hessian-box", data=data, dps=prec.dps, max_boxes=region_boxes)
+        item = prove_on_halved_boxes(out, region, features(data, "p"), box, rungs=REGION_RUNGS, claim="mmts.lemma6",
+                                     name="hessian-box", data=data, dps=prec.dps, max_boxes=region_boxes)
         if item.decide():
             proven_box = f", proven on every p with {item.proof.region} (logistic)"
     if fig_x:
@@ -269,7 +241,7 @@ GD with η = 1/L_p; (26) over the run. Keys not of the form XW use ‖K_i‖ for
 CLAIM = register(Claim(id="mmts.lemma6", paper="mmts", number="Lemma 6", kind="inequality",
                        title="Smoothness of L(p) and the descent lemma", statement=STATEMENT, check=evaluate,
                        default_datasets=default_datasets, aliases=("smoothness", "descent-lemma"),
-                       regions={"hessian-box": hessian_margin},
+                       regions={"hessian-box": hessian_box},
                        parameters=(
                            Parameter("p, p′", "for all p, p′ ∈ ℝ^d ((6))", "range",
                                      "‖∇²L(p)‖₂ ≤ L_p at the probe points (directions × ‖p‖∞ up to 1000, ties) and "

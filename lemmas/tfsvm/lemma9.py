@@ -27,7 +27,7 @@ than the result once a non-optimal token dominates, and its ball then straddles:
 uses the same sign at fewer points to exclude stationary points; the computations are the engine's (``descent_terms``).
 
 Proven on a box (region certificate, ``kit.region_inequality.descent_margin``): −⟨∇L(W), W^mm⟩ > 0 at every W with
-‖W‖∞ ≤ r, r the logit-scale box (every |logit| ≤ 1; ``logit_box_radius``) halved until proven within 200 boxes (at
+‖W‖∞ ≤ r, r the logit-scale box (every |logit| ≤ 1; ``kit.region_inequality.logit_box_radius``) halved until proven within 200 boxes (at
 most 10 sizes), for d ≤ 2 (d² ≤ 4 coordinates); the margin is the statement's own sign, so a failing point would be
 a counterexample. The certificate is written by ``--report`` and re-checked by ``python -m verify recheck``.
 
@@ -61,7 +61,7 @@ from verify.geometry.stationarity import (
 from verify.geometry.tfsvm_cones import lmm_directions
 from verify.kit.global_descent import tfsvm_hypotheses
 from verify.kit.probe_inequality import point_label
-from verify.kit.region_inequality import descent_margin, logit_box_radius, prove_on_largest
+from verify.kit.region_inequality import descent_margin, prove_on_halved_boxes
 from verify.models.attention import LinearLogitModel, features
 from verify.numbers.precision import Precision, to_arb
 
@@ -144,15 +144,13 @@ def descent_box(data: Dataset, params: dict):
 
 
 def _prove_on_a_box(out, data, feats, q, loss, prec, region, budget) -> str:
-    r0 = logit_box_radius(feats) if region == "auto" else Fraction(region)
-
     def box(r):
         params = {"loss": loss, "radius": str(r), "wmm": [str(x) for x in q]}
         return (f"−⟨∇L(W), W^mm⟩ > 0 on the box ‖W‖∞ ≤ {r} (proven)", descent_box(data, params), params,
                 f"‖W‖∞ ≤ {r}")
 
-    item = prove_on_largest(out, [r0 / 2 ** k for k in range(REGION_RUNGS)], box, claim="tfsvm.lemma9",
-                            name="descent-box", data=data, dps=prec.dps, max_boxes=budget)
+    item = prove_on_halved_boxes(out, region, feats, box, rungs=REGION_RUNGS, claim="tfsvm.lemma9",
+                                 name="descent-box", data=data, dps=prec.dps, max_boxes=budget)
     return f"proven on every W with {item.proof.region}" if item.decide() else ""
 
 

@@ -39,14 +39,8 @@ def prove_on_region(out: Outcome, quantity: str, margin: Margin, *, claim: str, 
         work.advance(boxes - work.done)
 
     res = prove(margin, max_boxes=max_boxes, progress=show)
-    witness = None
-    if res.status == "undecided" and res.witness is not None:  # a sufficient margin failed at a point
-        value = res.witness_value
-    elif res.status == "violated":
-        witness = ", ".join(f"{n} = {v}" for n, v in zip(margin.names, res.witness))
-        value = res.witness_value
-    else:
-        value = res.smallest
+    value = res.smallest if res.witness is None else res.witness_value  # the witness: a violation, or where a
+    witness = res.witness_text if res.status == "violated" else None  # sufficient margin failed (undecided)
     proof = Proof(res.status, region, res.boxes, len(res.leaves), res.seconds, float(res.undecided_fraction), witness)
     item = Evidence(quantity, value, margin.relation, 0, note=res.summary(), proof=proof)
     out.add(item)
@@ -91,6 +85,15 @@ def prove_on_largest(out: Outcome, radii, build, *, claim: str, name: str, data,
     return item
 
 
+def prove_on_halved_boxes(out: Outcome, region, features, build, *, rungs: int, claim: str, name: str, data,
+                          dps: int, max_boxes: int) -> Evidence:
+    """``prove_on_largest`` over the boxes ‖θ‖∞ ≤ r₀/2^k, k < ``rungs``: r₀ = ``logit_box_radius(features)`` when
+    ``region`` is "auto", else the given radius."""
+    r0 = logit_box_radius(features) if region == "auto" else Fraction(region)
+    return prove_on_largest(out, [r0 / 2 ** k for k in range(rungs)], build, claim=claim, name=name, data=data,
+                            dps=dps, max_boxes=max_boxes)
+
+
 def logit_box_radius(features) -> Fraction:
     """The largest r = 2^-k ≤ 1 with r·max_{i,t}‖F_it‖₁ ≤ 1: on the box ‖θ‖∞ ≤ r every logit |F_itᵀθ| ≤ 1 (attention
     far from saturation, where interval enclosures of the softmax stay tight)."""
@@ -118,3 +121,24 @@ def descent_margin(features, scores, loss: str, direction, radius: Fraction, nam
     D_ = len(d)
     return Margin(g, (-radius,) * D_, (radius,) * D_, tuple(names or (f"θ{j + 1}" for j in range(D_))), ">",
                   statement=statement)
+
+
+def hessian_margin(features, scores, loss: str, bound: Fraction, radius: Fraction, names=None,
+                   statement: str = "") -> Margin:
+    """bound² − ‖∇²L(θ)‖_F² > 0 on the box ‖θ‖∞ ≤ radius: ∇²L of the engine-generic loss by nested forward mode, so
+    the margin runs on both interval engines (the plain extension: a centred form would need third derivatives).
+    Sufficient, not equivalent, for ‖∇²L(θ)‖₂ < bound (‖·‖₂ ≤ ‖·‖_F): a point where it fails is no counterexample."""
+    from verify.models.generic import attention_loss
+    from verify.numbers.intervals import gradient_and_hessian
+
+    def g(theta, ops):
+        _, _, hess = gradient_and_hessian(lambda th, o: attention_loss(th, features, scores, loss, o), theta, ops)
+        frob = ops.const(0)
+        for row in hess:
+            for h in row:
+                frob = frob + h * h
+        return ops.const(bound * bound) - frob
+
+    D_ = len(features[0][0])
+    return Margin(g, (-radius,) * D_, (radius,) * D_, tuple(names or (f"θ{j + 1}" for j in range(D_))), ">",
+                  statement=statement, slopes=False, equivalent=False)

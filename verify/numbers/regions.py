@@ -26,7 +26,6 @@ relation and every outside leaf must violate a constraint — or it names the fi
 from __future__ import annotations
 
 import heapq
-import json
 import math
 import re
 import time
@@ -183,17 +182,22 @@ class RegionResult:
     undecided_fraction: Fraction = Fraction(0)  # share of the region's volume left undecided
     smallest: Fraction | None = None  # the smallest lower end of g's enclosure over the proven leaves
 
+    @property
+    def witness_text(self) -> str | None:
+        """The witness's exact coordinates, named ("x = 1/2, y = 3/4"), or None."""
+        if self.witness is None:
+            return None
+        return ", ".join(f"{n} = {v}" for n, v in zip(self.margin.names, self.witness))
+
     def summary(self) -> str:
         if self.status == "proven":
             return f"proven on the whole region ({len(self.leaves)} leaves, {self.boxes} boxes, {self.seconds:.2f} s)"
         if self.status == "violated":
-            pt = ", ".join(f"{n} = {v}" for n, v in zip(self.margin.names, self.witness))
-            return f"violated at ({pt}): g ∈ {self.witness_value}"
+            return f"violated at ({self.witness_text}): g ∈ {self.witness_value}"
         share = float(self.undecided_fraction)
         if self.witness is not None:  # a sufficient (not equivalent) margin failed at a point
-            pt = ", ".join(f"{n} = {v}" for n, v in zip(self.margin.names, self.witness))
-            return (f"undecided: the sufficient condition fails at ({pt}), g ∈ {self.witness_value} — no "
-                    f"counterexample to the statement, which the other items decide there")
+            return (f"undecided: the sufficient condition fails at ({self.witness_text}), g ∈ {self.witness_value} — "
+                    "no counterexample to the statement, which the other items decide there")
         return (f"undecided: {len(self.undecided)} boxes ({share:.3g} of the region's volume) left after "
                 f"{self.boxes} boxes")
 
@@ -222,7 +226,6 @@ def prove(margin: Margin, max_boxes: int = 20000, progress: Callable | None = No
     res = RegionResult("undecided", margin)
     heap = [(0.0, "", margin.lower, margin.upper)]
     left = total
-    smallest = None
     while heap:
         if res.boxes >= max_boxes:
             res.undecided = sorted(p for _, p, _, _ in heap)
@@ -240,7 +243,7 @@ def prove(margin: Margin, max_boxes: int = 20000, progress: Callable | None = No
         if decides(ARB, enc.value, margin.relation):
             res.leaves.append((path, "proven", enc.value))
             low = ARB.lower(enc.value)
-            smallest = low if smallest is None or low < smallest else smallest
+            res.smallest = low if res.smallest is None or low < res.smallest else res.smallest
             left -= _volume(lo, hi)
             _report(progress, res, left, total)
             continue
@@ -270,7 +273,6 @@ def prove(margin: Margin, max_boxes: int = 20000, progress: Callable | None = No
     if res.status == "undecided" and not res.undecided:
         res.status = "proven"
     res.leaves.sort(key=lambda leaf: leaf[0])
-    res.smallest = smallest
     res.seconds = time.perf_counter() - start
     return res
 
@@ -307,12 +309,6 @@ def certificate(res: RegionResult, *, claim: str, margin_name: str, params: dict
                     "enclosure": None if enc is None else [enc.lower().str(12, radius=False), enc.upper().str(12, radius=False)]}
                    for p, kind, enc in res.leaves],
     }
-
-
-def write_certificate(cert: dict, path) -> None:
-    with open(path, "w", encoding="utf-8") as fh:
-        json.dump(cert, fh, indent=1, ensure_ascii=False)
-        fh.write("\n")
 
 
 @dataclass
