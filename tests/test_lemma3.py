@@ -1,7 +1,7 @@
 """mmts.lemma3 (Key Lemma): holds on paper data; a wrong constant is VIOLATED; a tie is NOT_APPLICABLE."""
 from lemmas.mmts import lemma3
 from verify import Dataset
-from verify.claims import run_claim
+from verify.claims import Outcome, run_claim
 from verify.numbers.precision import working_precision
 
 # T = 2 with symmetric keys: a₁ − a₂ = 2A for every q, so the bound is attained with equality.
@@ -149,13 +149,27 @@ def test_hardest_q_finds_the_worst_direction_the_seeded_ones_miss():
     d = new.decision()
     assert d.verdict == "VIOLATED" and d.certainty == "certified" and "vertex" in new.evidence[0].coverage.first_violation
     assert abs(new.evidence[0].value - 2) < 1e-25
-    assert paper.decision().verdict == "HOLDS" and paper.decision().certainty == "certified"
+    assert paper.decision().verdict == "HOLDS" and paper.decision().certainty == "proven"  # the exact proof
     assert paper.evidence[0].value == 1 and not any(c.startswith("q") for c in paper.covers)
 
 
 def test_the_verdict_names_the_probe_points_it_covered():
     v = run_claim(lemma3.CLAIM, [TIGHT], dps=20)
-    # every p is covered by the exact proof on the whole domain: no range; the probe points are named in a note
-    assert v.label == "HOLDS — certified"
+    # every p is covered by the exact proof on the whole domain, which the verdict names; the probes corroborate it
+    assert v.label == "HOLDS — proven on every s in the open simplex, all a, γ"
+    assert all(e.corroborates for e in v.evidence if e.coverage is not None)
     assert ("probe points: p along 4 seeded directions and ± each sequence's key differences, "
             "‖p‖∞ ∈ {0, 1/4, 1, 3, 10, 30, 100, 1000} (every p is covered by the exact proof on the whole domain)") in v.notes
+
+
+def test_domain_proof_names_its_domain_and_a_wrong_constant_still_refutes():
+    """kit.key_lemma.domain_proof: both exact items name the domain (level proven); with the constant 1 the supremum
+    2/1 = 2 > 1 fails — a certified refutation, never proven."""
+    from verify.kit.key_lemma import domain_proof
+
+    items = domain_proof(3)
+    assert all(e.decide() is True and e.level == "proven" for e in items)
+    assert {e.proves for e in items} == {"every s in the open simplex, all a, γ"}
+    bad = domain_proof(3, factor=1)
+    assert bad[1].decide() is False and bad[1].level == "certified"
+    assert Outcome(evidence=bad).decision().verdict == "VIOLATED"

@@ -61,8 +61,9 @@ def relative_gap(ball: arb, reference) -> float:
 def test_holds_on_defaults():
     v = run_claim(lemma4.CLAIM, lemma4.CLAIM.default_datasets(), dps=30)
     assert v.verdict == "HOLDS", [(e.quantity, e.decide()) for e in v.evidence]
-    assert v.certainty == "certified"  # certified for the probe points it names (the range: "for every p")
-    assert all(d.range.startswith("p at ") and "probe points" in d.range for d in v.datasets)
+    # under Assumption B every p is covered by the exact proof (kit.descent_proof); the probes corroborate it
+    assert (v.certainty, v.range, v.label) == ("proven", "every p ∈ ℝ^d", "HOLDS — proven on every p ∈ ℝ^d")
+    assert all((d.certainty, d.range) == ("proven", "every p ∈ ℝ^d") for d in v.datasets)
     assert v.stable_digits >= 25
     # every probe point is decided and counted, in every deciding item
     for e in v.evidence:
@@ -105,6 +106,21 @@ def test_bare_inequality_without_B_is_violated_on_fig1b():
     with working_precision(30) as prec:
         out = lemma4.evaluate(D.mmts_fig1b(), prec, require_B=False, points=[("3·(1,0,0)", (3, 0, 0))])
     assert out.decide() == "HOLDS"
+    # B fails: no exact proof, so the probes decide and the HOLDS is certified at its one point, not proven
+    assert (out.decision().certainty, out.decision().points) == ("certified", 1)
+    assert not any(e.proves for e in out.evidence) and not any(e.corroborates for e in out.evidence)
+
+
+def test_under_B_the_probes_corroborate_the_exact_proof():
+    """Assumption B holds: the sign and bound tallies corroborate (they can still refute), and the exact items say
+    the least gap and margin, here Δ = (1, 3/2) and m = 1 (T = 2: the single margin of the hard-margin SVM)."""
+    with working_precision(30) as prec:
+        out = lemma4.evaluate(lemma4.tight_T2_dataset(), prec, points=[("0", (0, 0, 0))], region=None)
+    tallies = [e for e in out.evidence if e.coverage is not None]
+    assert len(tallies) == 3 and all(e.corroborates for e in tallies)
+    proof = [e for e in out.evidence if e.proves]
+    assert [e.value for e in proof[2:]] == [1, 1, 1] and all(e.proves == "every p ∈ ℝ^d" for e in proof)
+    assert out.decision().certainty == "proven"
 
 
 def test_sign_flip_between_3_and_10_on_fig1b():

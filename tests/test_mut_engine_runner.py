@@ -229,20 +229,33 @@ def test_stabilise_caps_digits_at_the_working_precision(prec60):
 
 
 # ----- combining datasets ---------------------------------------------------------------------------
-def dv(name, verdict, certainty=None, rng=None, reasons=()):
-    return DatasetVerdict(name, verdict, certainty, rng, list(reasons))
+def dv(name, verdict, certainty=None, rng=None, reasons=(), points=None):
+    return DatasetVerdict(name, verdict, certainty, rng, list(reasons), points)
 
 
 def test_combine_holds_certified_only_when_every_dataset_is():
-    assert _combine([dv("a", H, "certified"), dv("b", H, "certified")], True) == (H, "certified", None, [])
-    assert _combine([dv("a", H, "certified"), dv("b", H, "evidence", "R ≤ 5")], True) == (H, "evidence", "R ≤ 5", [])
+    assert _combine([dv("a", H, "certified"), dv("b", H, "certified")], True) == (H, "certified", None, [], None)
+    assert _combine([dv("a", H, "certified"), dv("b", H, "evidence", "R ≤ 5")], True) == (
+        H, "evidence", "R ≤ 5", [], None)
+
+
+def test_combine_takes_the_weakest_level_and_sums_the_points():
+    """proven < certified < evidence in strength: a HOLDS is at its weakest dataset's level; a certified one's points
+    are the sum of the datasets' (each dataset's probe points are its own), None when no dataset names some."""
+    both = [dv("a", H, "proven", "‖p‖ ≤ 1"), dv("b", H, "proven", "‖p‖ ≤ 1")]
+    assert _combine(both, True) == (H, "proven", "‖p‖ ≤ 1", [], None)
+    assert _combine([dv("a", H, "proven", "r"), dv("b", H, "certified", None, (), 7)], True)[1::3] == ("certified", 7)
+    assert _combine([dv("a", H, "certified", None, (), 5), dv("b", H, "certified", None, (), 7),
+                     dv("c", H, "certified")], True)[4] == 12
+    assert _combine([dv("a", H, "certified", None, (), 5), dv("b", H, "evidence", "r")], True)[1::3] == (
+        "evidence", None)
 
 
 def test_combine_violated_certified_when_one_failure_is():
     per = [dv("a", V, "evidence", "r", ["fails: x"]), dv("b", V, "certified", None, ["fails: y"]), dv("c", H, "certified")]
-    assert _combine(per, True) == (V, "certified", None, ["a: fails: x", "b: fails: y"])
+    assert _combine(per, True) == (V, "certified", None, ["a: fails: x", "b: fails: y"], None)
     per = [dv("a", V, "evidence", "r1", ["fails: x"]), dv("b", H, "certified"), dv("c", H, "evidence", "r2")]
-    assert _combine(per, True) == (V, "evidence", "r1", ["a: fails: x"])  # the range of the failing dataset
+    assert _combine(per, True) == (V, "evidence", "r1", ["a: fails: x"], None)  # the range of the failing dataset
 
 
 def test_combine_ranges():
@@ -256,9 +269,9 @@ def test_combine_ranges():
 def test_combine_inconclusive_and_not_applicable_have_no_certainty():
     per = [dv("a", I, None, None, ["undecided: q"]), dv("b", N, None, None, ["hypothesis not met: H"]),
            dv("c", H, "evidence", "r")]
-    assert _combine(per, True) == (I, None, None, ["a: undecided: q"])
+    assert _combine(per, True) == (I, None, None, ["a: undecided: q"], None)
     assert _combine([dv("a", N, None, None, ["hypothesis not met: H"])], False) == (
-        N, None, None, ["hypothesis not met: H"])
+        N, None, None, ["hypothesis not met: H"], None)
 
 
 def run_of(name, verdict=H, certainty="certified", evidence=(), hyps=(), notes=(), figures=(), stable=30,
@@ -330,7 +343,7 @@ def test_verdict_json_has_every_key_of_the_contract():
     e = Evidence("q", Fraction(1, 3), "<", 1)
     v = verdict_with([e, {"already": "json"}], range="R ≤ 1")
     js = v.to_json()
-    assert list(js) == ["claim", "paper", "number", "title", "kind", "verdict", "certainty", "range", "reasons",
+    assert list(js) == ["claim", "paper", "number", "title", "kind", "verdict", "certainty", "range", "points", "reasons",
                         "precision", "stable_digits", "hypotheses", "evidence", "dataset", "datasets", "seconds",
                         "notes"]
     assert js["claim"] == "mmts.runner-test" and js["paper"] == "mmts" and js["number"] == "Lemma R"
@@ -338,7 +351,8 @@ def test_verdict_json_has_every_key_of_the_contract():
     assert (js["verdict"], js["certainty"], js["range"], js["reasons"]) == (H, "certified", "R ≤ 1", ["r1"])
     assert (js["precision"], js["stable_digits"], js["dataset"], js["seconds"]) == (50, 7, "tiny", 1.235)
     assert js["hypotheses"] == [{"name": "H", "met": True, "detail": "d"}]
-    assert js["datasets"] == [{"name": "tiny", "verdict": H, "certainty": "certified", "range": None, "reasons": []}]
+    assert js["datasets"] == [{"name": "tiny", "verdict": H, "certainty": "certified", "range": None, "points": None,
+                               "reasons": []}]
     assert js["notes"] == ["n1"]
     assert js["evidence"][1] == {"already": "json"}  # items without to_json pass through
     assert js["evidence"][0]["value"] == third(40)  # 40 digits at most
@@ -355,7 +369,7 @@ def test_verdict_json_formats_with_the_working_precision_up_to_40_digits(precisi
 def test_dataset_verdict_json():
     d = dv("a", V, "evidence", "r", ["x"])
     js = d.to_json()
-    assert js == {"name": "a", "verdict": V, "certainty": "evidence", "range": "r", "reasons": ["x"]}
+    assert js == {"name": "a", "verdict": V, "certainty": "evidence", "range": "r", "points": None, "reasons": ["x"]}
     js["reasons"].append("y")
     assert d.reasons == ["x"]
 

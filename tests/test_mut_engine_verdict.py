@@ -157,21 +157,21 @@ def test_evidence_json_of_an_exact_item():
     e.stable_digits = 9
     assert e.to_json(5) == {"quantity": "q", "value": "0.33333", "relation": "<", "bound": "1", "margin": "0.66667",
                             "stable_digits": 9, "holds": True, "decides": True, "decided_by": "exact",
-                            "certified": True, "note": "a note"}
+                            "certified": True, "level": "certified", "note": "a note"}
 
 
 def test_evidence_json_of_balls_floats_and_informative_items():
     e = Evidence("b", arb(7) / 4, ">", Fraction(2))
     assert e.to_json(3) == {"quantity": "b", "value": "1.75", "relation": ">", "bound": "2", "margin": "-0.25",
                             "stable_digits": None, "holds": False, "decides": True, "decided_by": "enclosure",
-                            "certified": True}
+                            "certified": True, "level": "certified"}
     f = Evidence("f", 0.25, "<", 1)
     js = f.to_json(10)
     assert js["value"] == "0.25" and js["certified"] is False and js["holds"] is True
     i = Evidence("i", "1.97")
     assert i.to_json(10) == {"quantity": "i", "value": "1.97", "relation": "~", "bound": None, "margin": None,
                              "stable_digits": None, "holds": None, "decides": False, "decided_by": None,
-                             "certified": False}
+                             "certified": False, "level": None}
     r = Evidence("r", arb(1), rule=Decision(None, "decays"))
     js = r.to_json(10)
     assert js["decides"] is True and js["decided_by"] == "rule: decays" and js["bound"] is None and "note" not in js

@@ -73,9 +73,10 @@ def test_default_probe_set_and_cross_check_points(monkeypatch):
     assert agree.coverage.points == len(dirs) * 3 + 1
     assert agree.residual is True and agree.decide() is True
     assert re.search(r", ‖W‖∞ = (0|1/10|1/3|1)$", agree.coverage.worst_at)
-    assert out.covers == [f"W at {n_pts} points: {len(dirs)} directions × ‖W‖∞ ∈ {{{', '.join(PROBE_SCALES)}}} "
-                          "and the tie points"]
-    assert out.notes == []
+    # X_iV⋆z_i = γ_i holds: the exact proof covers every W and the probes only corroborate it (a note, no coverage)
+    assert out.covers == [] and out.notes == [f"probes corroborating the proof: W at {n_pts} points: {len(dirs)} "
+                                              f"directions × ‖W‖∞ ∈ {{{', '.join(PROBE_SCALES)}}} and the tie points"]
+    assert sign.corroborates and agree.corroborates and out.decision().regions == ("every W ∈ ℝ^{d×d}",)
     assert out.hypotheses[1].detail == "sequences [0, 1]"
     assert out.hypotheses[2].detail == "rank Z = 2, n = 2"
 
@@ -92,7 +93,7 @@ def test_zero_gradient_norm_and_vstar_norm_by_closed_form():
     norm = _ev(out, "‖∇L(0)‖_F")
     assert abs(_mp(norm.value) - mpmath.sqrt(sum(x * x for x in g))) < mpmath.mpf(10) ** -25
     assert _ev(out, "‖V⋆‖²_F").value == Fraction(17)
-    assert out.covers == ["W at the 1 given point(s)"]
+    assert out.notes == ["probes corroborating the proof: W at the 1 given point(s)"]
 
 
 def test_the_loss_reaches_the_model():

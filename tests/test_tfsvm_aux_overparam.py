@@ -11,9 +11,11 @@ from verify.data import tfsvm as D
 from verify.numbers.precision import working_precision
 
 
-def test_defaults_hold_certified():
+def test_defaults_hold_proven_on_every_w():
+    """X_iV⋆z_i = γ_i exactly on every default dataset, so (D), (V) and a non-constant γ prove ⟨∇L(W), V⋆⟩ < 0 at
+    every W (kit.descent_proof): proven, and the probes only corroborate."""
     v = run_claim(aux_overparam.CLAIM, aux_overparam.CLAIM.default_datasets(), dps=30)
-    assert v.verdict == "HOLDS" and v.certainty == "certified"
+    assert (v.verdict, v.certainty, v.range) == ("HOLDS", "proven", "every W ∈ ℝ^{d×d}")
 
 
 def test_v_star_on_dt2_by_hand():
@@ -47,6 +49,7 @@ def test_dependent_queries_violated_when_dropped():
     d = out.decision()
     assert d.verdict == "VIOLATED" and d.certainty == "certified"
     assert any("‖∇L(0)‖" in r for r in d.reasons)
+    assert not any(e.proves or e.corroborates for e in out.evidence)  # (1) fails: no proof, the items decide
     assert aux_overparam.v_star(D.d_stat()) == (Fraction(0),)
 
 

@@ -9,9 +9,11 @@ from verify.data import tfsvm as D
 from verify.numbers.precision import working_precision
 
 
-def test_defaults_hold_certified():
+def test_defaults_hold_proven_on_the_whole_domain():
+    """The exact proof (kit.key_lemma.domain_proof) covers every s in the simplex; the probe tallies corroborate it."""
     v = run_claim(lemma7.CLAIM, lemma7.CLAIM.default_datasets(), dps=30)
-    assert v.verdict == "HOLDS" and v.certainty == "certified"
+    assert (v.verdict, v.certainty, v.range) == ("HOLDS", "proven", "every s in the open simplex, all a, γ")
+    assert all(e.corroborates for e in v.evidence if e.coverage is not None)
 
 
 def test_constant_one_is_violated_at_the_tight_case():

@@ -13,9 +13,12 @@ def _lp(u):  # logistic ℓ'(u) = −1/(1 + e^u)
     return -1 / (1 + mpmath.e ** u)
 
 
-def test_defaults_hold_certified():
+def test_defaults_hold_proven_on_every_w():
+    """B.2 (D-T2, the seeded dataset) and B.1 (B1-only) both reduce to exact algebra (kit.descent_proof): proven."""
     v = run_claim(lemma9.CLAIM, lemma9.CLAIM.default_datasets(), dps=30)
-    assert v.verdict == "HOLDS" and v.certainty == "certified"
+    assert (v.verdict, v.certainty, v.range) == ("HOLDS", "proven", "every W ∈ ℝ^{d×d}")
+    b1 = [e for e in v.evidence if e.quantity.startswith("tfsvm-B1-only: min_{i, t≠opt} (γ_i,opt")]
+    assert len(b1) == 1 and b1[0].proves and b1[0].decide() is True
 
 
 def test_dnb_fails_assumption_b():

@@ -105,6 +105,92 @@ def test_row8_holds_as_evidence_with_a_rule_or_a_range():
     assert decided(unenclosed) == ("HOLDS", "evidence")
 
 
+# ----- the three certainty levels of a HOLDS: proven, certified at N points, evidence --------------------
+def proven_item(region="‖p‖∞ ≤ 1/2"):
+    from verify.claims.verdict import Proof
+
+    return Evidence("margin > 0 on the region", Fraction(1, 8), proof=Proof("proven", region, boxes=3, leaves=2))
+
+
+def tally_of(points):
+    t = Tally("ratio", "<=", 1)
+    for k in range(points):
+        t.add(Fraction(k, points), where=f"p{k}")
+    return t.evidence()
+
+
+def test_level_proven_when_every_deciding_item_is_proven():
+    """A region certificate and an exact item over a stated domain are both proven; the regions are named once."""
+    domain = Evidence("sup ratio", Fraction(1, 2), "<=", 1, proves="every s in the simplex")
+    d = Outcome(evidence=[proven_item(), domain, proven_item()]).decision()
+    assert (d.verdict, d.certainty, d.regions, d.points) == ("HOLDS", "proven", ("‖p‖∞ ≤ 1/2", "every s in the simplex"),
+                                                              None)
+    assert [e.level for e in (proven_item(), domain, OK, Evidence("i", 1))] == ["proven", "proven", "certified", None]
+
+
+def test_level_is_the_weakest_deciding_items():
+    """One certified item beside a proof makes the HOLDS certified; an item decided by a rule makes it evidence."""
+    assert decided(Outcome(evidence=[proven_item(), OK])) == ("HOLDS", "certified")
+    rule = Evidence("trend", arb(1), rule=Decision(True, "decays"))
+    assert decided(Outcome(evidence=[proven_item(), rule])) == ("HOLDS", "evidence")
+    assert decided(Outcome(evidence=[proven_item()], range="t ≤ 10")) == ("HOLDS", "evidence")
+
+
+def test_certified_names_the_most_points_one_tally_decided():
+    """Two tallies over the same probe points do not double them: the line names the larger count (a lower bound on
+    the distinct points); without a tally no count is named."""
+    d = Outcome(evidence=[tally_of(7), tally_of(5), OK]).decision()
+    assert (d.certainty, d.points) == ("certified", 7)
+    assert Outcome(evidence=[OK]).decision().points is None
+
+
+def test_corroborating_probes_refute_but_do_not_lower_a_proof():
+    """Probes of the proven statement beside its proof: the HOLDS stays proven; a failing probe still refutes."""
+    probes = tally_of(4)
+    probes.corroborates = True
+    assert decided(Outcome(evidence=[proven_item(), probes])) == ("HOLDS", "proven")
+    bad = Evidence("probe", Fraction(3), "<", 2, corroborates=True)
+    assert decided(Outcome(evidence=[proven_item(), bad])) == ("VIOLATED", "certified")
+    alone = Evidence("probe", Fraction(1), "<", 2, corroborates=True)  # nothing to corroborate: it counts
+    assert decided(Outcome(evidence=[alone])) == ("HOLDS", "certified")
+
+
+def test_a_violated_proof_is_a_certified_violation_not_proven():
+    from verify.claims.verdict import Proof
+
+    item = Evidence("margin > 0", Fraction(-1), proof=Proof("violated", "‖p‖ ≤ 1", witness="p = (1, 0)"))
+    assert decided(Outcome(evidence=[item])) == ("VIOLATED", "certified") and item.level == "certified"
+
+
+@pytest.mark.parametrize("certainty,rng,points,label", [
+    ("proven", "‖p‖∞ ≤ 1/2", None, "HOLDS — proven on ‖p‖∞ ≤ 1/2"),
+    ("proven", None, None, "HOLDS — proven"),
+    ("certified", None, 169, "HOLDS — certified at 169 points"),
+    ("certified", None, 1, "HOLDS — certified at 1 point"),
+    ("certified", "π ∈ {1/2, 1, 2}", 12, "HOLDS — certified at 12 points for π ∈ {1/2, 1, 2}"),
+    ("certified", None, None, "HOLDS — certified"),
+    ("evidence", "‖p‖ ≤ 10⁴", None, "HOLDS — evidence over ‖p‖ ≤ 10⁴"),
+])
+def test_verdict_line_says_which_level(certainty, rng, points, label):
+    from verify.report.markdown import verdict_label
+
+    assert verdict_label("HOLDS", certainty, rng, points) == label
+
+
+def test_a_run_carries_the_level_its_points_and_its_region_into_json():
+    def check(data, prec):
+        return Outcome(evidence=[proven_item()] if data.name == "a" else [tally_of(3)])
+
+    v = run_claim(_claim(check), [DATA.with_name("a")], dps=20)
+    js = v.to_json()
+    assert (js["certainty"], js["range"], js["points"], v.label) == ("proven", "‖p‖∞ ≤ 1/2", None,
+                                                                     "HOLDS — proven on ‖p‖∞ ≤ 1/2")
+    assert js["evidence"][0]["level"] == "proven"
+    v = run_claim(_claim(check), [DATA.with_name("a"), DATA.with_name("b"), DATA.with_name("c")], dps=20)
+    assert (v.certainty, v.points, v.label) == ("certified", 6, "HOLDS — certified at 6 points for a: proven on ‖p‖∞ ≤ 1/2")
+    assert [d["points"] for d in v.to_json()["datasets"]] == [None, 3, 3]
+
+
 def test_informative_items_never_decide():
     out = Outcome(evidence=[OK, Evidence("a figure that looks bad", Fraction(10**9))])
     assert decided(out) == ("HOLDS", "certified")

@@ -29,11 +29,11 @@ a tied optimal token → NOT_APPLICABLE.
 """
 from __future__ import annotations
 
-from verify.claims import Claim, Figure, Outcome, Series, register
+from verify.claims import Claim, Figure, Outcome, Series, corroborating, register
 from verify.claims.registry import Parameter
 from verify.data import mmts as D
 from verify.data.generators import random_dataset
-from verify.kit.key_lemma import key_lemma_scan, proven_on_domain, unique_reference
+from verify.kit.key_lemma import domain_proof, key_lemma_scan, unique_reference
 from verify.models.attention import features
 from verify.numbers.precision import Precision
 
@@ -47,8 +47,8 @@ def evaluate(data, prec: Precision, factor=2, power=2, q_count: int = 3, hardest
         return out
     scan = key_lemma_scan(features(data, "p"), data.scores, opts, factor, power, q_count, hardest_q=hardest_q)
     sat = scan.saturation
-    out.add(*scan.evidence())
-    out.add(*proven_on_domain(data.T, factor, power))  # the whole domain, by exact algebra
+    out.add(*corroborating(scan.evidence()))  # probes of what the exact proof below covers
+    out.add(*domain_proof(data.T, factor, power))  # the whole domain, by exact algebra
     for text in scan.covered[1:]:  # the seeded-only logit directions (hardest off); every p is proven below
         out.cover(text)
     out.notes.append(f"probe points: {scan.covered[0]} (every p is covered by the exact proof on the whole domain)")

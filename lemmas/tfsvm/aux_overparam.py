@@ -39,11 +39,13 @@ from verify.geometry.probes import tie_points
 from verify.geometry.stationarity import PROBE_SCALES, exact_gradient_at_zero, probe_directions, probe_points
 from verify.geometry.tfsvm_cones import CorrelationTables, correlations
 from verify.kit.assumptions import assumption_a
+from verify.kit.descent_proof import descent_on_domain_variance
 from verify.kit.probe_inequality import point_label
 from verify.models.attention import LinearLogitModel, dot, features
 from verify.numbers.precision import Precision, to_arb
 
 UNSATURATED = Fraction(1)  # ‖W‖∞ up to which the engine cross-check (3) is decidable
+DOMAIN = "every W ∈ ℝ^{d×d}"  # what the exact proof covers
 
 
 def v_star(data: Dataset) -> tuple:
@@ -74,7 +76,9 @@ def evaluate(data: Dataset, prec: Precision, require_independent: bool = True, l
     feats = features(data, "W")
     ok = all(sum((f * x for f, x in zip(F, V)), Fraction(0)) == g for Fi, gi in zip(feats, data.scores)
              for F, g in zip(Fi, gi))
-    out.add(Evidence("X_iV⋆z_i = γ_i for every i (exact)", ok, "==", True,
+    # with (1) the statement is proven on every W by exact algebra (kit.descent_proof); the probes corroborate it
+    proof = descent_on_domain_variance(data.T, data.scores, DOMAIN) if ok else []
+    out.add(Evidence("X_iV⋆z_i = γ_i for every i (exact)", ok, "==", True, proves=DOMAIN if ok else "",
                      note="V⋆ = (" + ", ".join(str(x) for x in V) + ")"))
     opts = [(o[0],) for o in data.optimal_tokens()]
     dirs = probe_directions(feats, [o[0] for o in opts], V if any(V) else feats[0][0], count=random_dirs)
@@ -97,14 +101,18 @@ def evaluate(data: Dataset, prec: Precision, require_independent: bool = True, l
                        for lp, st, g in zip(c.lprime, c.states, data.scores)), arb(0)) / model.n
             engine = dot(model.grad(None, c.states), Va)
             agree.add(abs(engine - var) / abs(var) if var != 0 else abs(engine - var), where)
-    out.add(sign.evidence(), agree.evidence())
-    out.cover(f"W at {len(pts)} points: {len(dirs)} directions × "
-              f"‖W‖∞ ∈ {{{', '.join(map(str, scales))}}} and the tie points" if points is None else
-              f"W at the {len(pts)} given point(s)")
+    out.add(sign.evidence(corroborates=bool(proof)), agree.evidence(corroborates=bool(proof)))
+    covered = (f"W at {len(pts)} points: {len(dirs)} directions × ‖W‖∞ ∈ {{{', '.join(map(str, scales))}}} and the "
+               "tie points" if points is None else f"W at the {len(pts)} given point(s)")
+    if proof:
+        out.notes.append(f"probes corroborating the proof: {covered}")
+    else:
+        out.cover(covered)
     zero, _ = exact_gradient_at_zero(data, "W")
     g0 = model.grad([arb(0)] * model.D)
-    out.add(Evidence("‖∇L(0)‖_F (0 exactly: W = 0 is stationary)", Fraction(0) if zero else dot(g0, g0).sqrt(), ">", 0))
-    out.add(Evidence("‖V⋆‖²_F (exact)", sum((x * x for x in V), Fraction(0))))
+    out.add(Evidence("‖∇L(0)‖_F (0 exactly: W = 0 is stationary)", Fraction(0) if zero else dot(g0, g0).sqrt(), ">", 0,
+                     corroborates=bool(proof)))
+    out.add(Evidence("‖V⋆‖²_F (exact)", sum((x * x for x in V), Fraction(0))), *proof)
     return out
 
 

@@ -25,11 +25,11 @@ alone answer HOLDS there); a tied optimal token → NOT_APPLICABLE.
 """
 from __future__ import annotations
 
-from verify.claims import Claim, Outcome, register
+from verify.claims import Claim, Outcome, corroborating, register
 from verify.claims.registry import Parameter
 from verify.data import tfsvm as D
 from verify.data.generators import random_dataset
-from verify.kit.key_lemma import key_lemma_scan, proven_on_domain, unique_reference
+from verify.kit.key_lemma import domain_proof, key_lemma_scan, unique_reference
 from verify.models.attention import features
 from verify.numbers.precision import Precision
 
@@ -43,8 +43,8 @@ def evaluate(data, prec: Precision, factor=2, power=2, v_count: int = 3, hardest
         return out
     scan = key_lemma_scan(features(data, "W"), data.scores, opts, factor, power, v_count,
                           names=("W-direction", "‖W‖∞", "V"), hardest_q=hardest_v)
-    out.add(*scan.evidence())
-    out.add(*proven_on_domain(data.T, factor, power))  # the whole domain, by exact algebra
+    out.add(*corroborating(scan.evidence()))  # probes of what the exact proof below covers
+    out.add(*domain_proof(data.T, factor, power))  # the whole domain, by exact algebra
     for text in scan.covered[1:]:  # the seeded-only logit directions (hardest off); every W is proven below
         out.cover(text)
     out.notes.append(f"probe points: {scan.covered[0]} (every W is covered by the exact proof on the whole domain)")

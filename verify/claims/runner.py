@@ -22,7 +22,9 @@ from verify.claims.verdict import (
     EVIDENCE,
     HOLDS,
     INCONCLUSIVE,
+    LEVELS,
     NOT_APPLICABLE,
+    PROVEN,
     VIOLATED,
     Hypothesis,
     Outcome,
@@ -51,10 +53,11 @@ class DatasetVerdict:
     certainty: str | None
     range: str | None
     reasons: list
+    points: int | None = None  # a certified HOLDS: the most points one Tally decided (None: no Tally)
 
     def to_json(self) -> dict:
         return {"name": self.name, "verdict": self.verdict, "certainty": self.certainty, "range": self.range,
-                "reasons": list(self.reasons)}
+                "points": self.points, "reasons": list(self.reasons)}
 
 
 @dataclass
@@ -74,6 +77,7 @@ class Verdict:
     range: str | None = None
     reasons: list = field(default_factory=list)
     certificates: list = field(default_factory=list)  # (dataset name, region certificate dict)
+    points: int | None = None  # a certified HOLDS: the points its tallies decided, summed over the datasets
 
     @property
     def exit_code(self) -> int:
@@ -81,7 +85,7 @@ class Verdict:
 
     @property
     def label(self) -> str:
-        return verdict_label(self.verdict, self.certainty, self.range)
+        return verdict_label(self.verdict, self.certainty, self.range, self.points)
 
     def to_json(self) -> dict:
         digits = max(1, min(self.precision, 40))
@@ -94,6 +98,7 @@ class Verdict:
             "verdict": self.verdict,
             "certainty": self.certainty,
             "range": self.range,
+            "points": self.points,
             "reasons": list(self.reasons),
             "precision": self.precision,
             "stable_digits": self.stable_digits,
@@ -164,11 +169,15 @@ def _stabilise(low: Outcome, high: Outcome | None, dps: int) -> int:
 
 
 def _combine(per: list[DatasetVerdict], multi: bool):
+    """(verdict, certainty, range, reasons, points) of several datasets: worst verdict; a HOLDS at the weakest
+    dataset's level, its points summed over the datasets that name some."""
     verdict = worst(d.verdict for d in per)
     mine = [d for d in per if d.verdict == verdict]
-    certainty = None
+    certainty, points = None, None
     if verdict == HOLDS:
-        certainty = CERTIFIED if all(d.certainty == CERTIFIED for d in per) else EVIDENCE
+        certainty = min((d.certainty for d in per), key=LEVELS.index, default=CERTIFIED)
+        named = [d.points for d in per if d.points is not None]
+        points = sum(named) if certainty == CERTIFIED and named else None
     elif verdict == VIOLATED:
         certainty = CERTIFIED if any(d.certainty == CERTIFIED for d in mine) else EVIDENCE
     rng = None
@@ -176,12 +185,15 @@ def _combine(per: list[DatasetVerdict], multi: bool):
         counted = [d for d in (per if verdict == HOLDS else mine) if d.certainty == EVIDENCE]
         ranges = list(dict.fromkeys(d.range or "the range computed" for d in counted))
         rng = ranges[0] if len(ranges) == 1 else "; ".join(f"{d.name}: {d.range or '—'}" for d in counted)
-    elif verdict == HOLDS and any(d.range for d in per):  # certified for the values its parameters covered
-        ranges = list(dict.fromkeys(d.range for d in per if d.range))
+    elif verdict == HOLDS and any(d.range for d in per):  # proven on its regions; covered for the values named
+        def text(d):  # a proven dataset's regions, inside a weaker claim's line, say they were proven
+            return f"proven on {d.range}" if d.certainty == PROVEN != certainty else d.range
+
+        ranges = list(dict.fromkeys(text(d) for d in per if d.range))
         rng = ranges[0] if len(ranges) == 1 and all(d.range for d in per) else \
-            "; ".join(f"{d.name}: {d.range}" for d in per if d.range)
+            "; ".join(f"{d.name}: {text(d)}" for d in per if d.range)
     reasons = [(f"{d.name}: " if multi else "") + r for d in mine for r in d.reasons]
-    return verdict, certainty, rng, reasons
+    return verdict, certainty, rng, reasons, points
 
 
 @dataclass
@@ -225,11 +237,12 @@ class DatasetRun:
 
 
 def scope(out: Outcome) -> str | None:
-    """The verdict's ``range``: how far an evidence verdict computed (``Outcome.range``) and, for a HOLDS, the
-    values its "for every" parameters were covered at (``Outcome.cover``); None for the rest."""
+    """The verdict's ``range``: how far an evidence verdict computed (``Outcome.range``), the regions a proven
+    HOLDS covers and, for a HOLDS, the values its "for every" parameters were covered at (``Outcome.cover``);
+    None for the rest."""
     d = out.decided
     parts = ([out.range] if d.certainty == EVIDENCE and out.range else []) + \
-        (list(out.covers) if d.verdict == HOLDS else [])
+        (list(d.regions) if d.certainty == PROVEN else []) + (list(out.covers) if d.verdict == HOLDS else [])
     return "; ".join(parts) or None
 
 
@@ -245,7 +258,7 @@ def run_dataset(claim: Claim, data: Dataset, dps: int) -> DatasetRun:
             high = _run_once(claim, data, higher)
     stable = _stabilise(low, high, dps)
     d = low.decided
-    dv = DatasetVerdict(data.name, d.verdict, d.certainty, scope(low), list(d.reasons))
+    dv = DatasetVerdict(data.name, d.verdict, d.certainty, scope(low), list(d.reasons), d.points)
     notes = list(low.notes)
     if high is not None and high.decided.verdict != d.verdict:
         why = f"verdict {d.verdict} at {dps} digits but {high.decided.verdict} at {higher}"
@@ -274,12 +287,12 @@ def combine(claim: Claim, runs: list, dps: int) -> Verdict:
             f.name = (f"{run.verdict.name}-" if multi else "") + f.name
             figs.append(f)
     per = [run.verdict for run in runs]
-    verdict, certainty, rng, reasons = _combine(per, multi)
+    verdict, certainty, rng, reasons, points = _combine(per, multi)
     return Verdict(
         claim=claim, verdict=verdict, precision=dps, stable_digits=min((r.stable for r in runs), default=dps),
         hypotheses=hyps, evidence=evid, dataset=", ".join(d.name for d in per),
         seconds=sum(r.seconds for r in runs), notes=notes, figures=figs, datasets=per,
-        certainty=certainty, range=rng, reasons=reasons, certificates=certs,
+        certainty=certainty, range=rng, reasons=reasons, certificates=certs, points=points,
     )
 
 

@@ -24,14 +24,23 @@ existential conclusions — the range it computed. Every evidence item either *d
  8    otherwise                                       HOLDS
 ====  ==============================================  ===============================
 
-Certainty. A HOLDS is ``certified`` when every deciding item was decided by exact arithmetic or
-enclosures of enclosed values (``Evidence.enclosed``: False for numbers that carry no rigorous
-error bound, such as an integrator's output) and the outcome states no ``range``; what it was
-certified *for* — the values of a "for every" parameter the check covered (``Outcome.cover``) — is
-named beside it ("HOLDS — certified for π ∈ {1/2, 1, 2}"). A VIOLATED is
-``certified`` when one failing item is. Everything else that decides is ``evidence``, over the
-``range`` the outcome states (e.g. "‖p‖ ≤ 10⁴"). No check sets a verdict by hand: NOT_APPLICABLE
-comes from a hypothesis, VIOLATED from a failing item (its witness in the item's note).
+Certainty: three levels, a HOLDS taking its weakest deciding item's (``Evidence.level``).
+
+* ``proven`` — on the whole stated region (a region certificate: ``Evidence.proof``) or on the statement's whole
+  domain through a stated reduction decided exactly (``Evidence.proves`` names the domain). The verdict's range
+  names the region(s): "HOLDS — proven on ‖p‖∞ ≤ 1/2".
+* ``certified`` — every deciding comparison decided by exact arithmetic or enclosures of enclosed values
+  (``Evidence.enclosed``: False for numbers with no rigorous error bound, such as an integrator's output), at the
+  points it names: "HOLDS — certified at 169 points" (``Decided.points``: the most points one Tally decided; none
+  named when no Tally decides).
+* ``evidence`` — anything else that decides, over the ``range`` the outcome states (e.g. "‖p‖ ≤ 10⁴"); an outcome
+  that states a ``range`` is evidence whatever its items.
+
+What a HOLDS covered of a "for every" parameter (``Outcome.cover``) is named beside it ("HOLDS — certified at 12
+points for π ∈ {1/2, 1, 2}"). Items that only corroborate a proof (``Evidence.corroborates``: the same statement
+probed at points beside a proof of it) can refute — a failure is a VIOLATED — but do not lower the certainty. A
+VIOLATED is ``certified`` when one failing item is, else ``evidence``. No check sets a verdict by hand:
+NOT_APPLICABLE comes from a hypothesis, VIOLATED from a failing item (its witness in the item's note).
 """
 from __future__ import annotations
 
@@ -44,10 +53,13 @@ from flint import arb
 from verify.numbers.precision import to_arb, to_decimal_string
 
 HOLDS, VIOLATED, INCONCLUSIVE, NOT_APPLICABLE = "HOLDS", "VIOLATED", "INCONCLUSIVE", "NOT_APPLICABLE"
-CERTIFIED, EVIDENCE = "certified", "evidence"
+PROVEN, CERTIFIED, EVIDENCE = "proven", "certified", "evidence"
+#: the certainty levels, weakest first: a HOLDS takes its weakest deciding item's
+LEVELS = (EVIDENCE, CERTIFIED, PROVEN)
 RELATIONS = ("<", "<=", ">", ">=", "==", "~")
-__all__ = ["HOLDS", "VIOLATED", "INCONCLUSIVE", "NOT_APPLICABLE", "CERTIFIED", "EVIDENCE", "Coverage", "Decided",
-           "Decision", "Evidence", "Hypothesis", "Outcome", "Proof", "Tally", "compare"]
+__all__ = ["HOLDS", "VIOLATED", "INCONCLUSIVE", "NOT_APPLICABLE", "PROVEN", "CERTIFIED", "EVIDENCE", "LEVELS",
+           "Coverage", "Decided", "Decision", "Evidence", "Hypothesis", "Outcome", "Proof", "Tally", "compare",
+           "corroborating"]
 
 
 @dataclass
@@ -205,7 +217,11 @@ class Evidence:
     shows the enclosure's upper end. ``enclosed``: False when the value carries no rigorous error
     bound (integrator output, a float fit): a decision on it is evidence, not a certificate.
     ``proof``: decided on a whole region by a region certificate (``Proof``); ``value`` is then the smallest
-    lower end of the margin's enclosure over the region's leaves (or the margin at the witness)."""
+    lower end of the margin's enclosure over the region's leaves (or the margin at the witness).
+    ``proves``: the domain on which this exact (or enclosed) comparison decides the statement, through a reduction
+    stated in the claim (e.g. an algebraic identity valid for every s in the simplex): its level is ``proven``.
+    ``corroborates``: the statement probed at points beside a proof of it — deciding (a failure refutes), but it
+    does not lower the outcome's certainty (module docstring)."""
 
     quantity: str
     value: object
@@ -218,6 +234,8 @@ class Evidence:
     enclosed: bool = True
     stable_digits: int | None = None
     proof: Proof | None = None
+    proves: str = ""
+    corroborates: bool = False
 
     def __post_init__(self):
         if self.relation not in RELATIONS:
@@ -256,6 +274,23 @@ class Evidence:
         floats = isinstance(self.value, float) or isinstance(self.bound, float)
         return d is not None and how in ("exact", "enclosure", "tally", "region") and self.enclosed and not floats
 
+    @property
+    def level(self) -> str | None:
+        """``proven`` / ``certified`` / ``evidence`` for a decided deciding item; None otherwise."""
+        if self.informative or self.decide() is None:
+            return None
+        if not self.certified:
+            return EVIDENCE
+        proves = (self.proof is not None and self.proof.status == "proven") or self.proves
+        return PROVEN if proves and self.decide() is True else CERTIFIED  # a refutation is certified, not proven
+
+    @property
+    def region(self) -> str:
+        """The region or domain a proven item covers ("" for the others)."""
+        if self.level != PROVEN:
+            return ""
+        return self.proof.region if self.proof is not None else self.proves
+
     def margin(self):
         return margin_of(self.value, self.relation, self.bound)
 
@@ -273,7 +308,12 @@ class Evidence:
             "decides": not self.informative,
             "decided_by": how,
             "certified": self.certified,
+            "level": self.level,
         }
+        if self.proves:
+            out["proves"] = self.proves
+        if self.corroborates:
+            out["corroborates"] = True
         if self.coverage is not None:
             out["coverage"] = self.coverage.to_json()
         if self.proof is not None:
@@ -281,6 +321,14 @@ class Evidence:
         if self.note:
             out["note"] = self.note
         return out
+
+
+def corroborating(items) -> list:
+    """The items, marked as probes of a statement proven beside them (``Evidence.corroborates``)."""
+    items = list(items)
+    for item in items:
+        item.corroborates = True
+    return items
 
 
 def _fmt(x, digits: int):
@@ -337,12 +385,13 @@ class Tally:
         for k, v in enumerate(values):
             self.add(v, where(k) if where else "")
 
-    def evidence(self, note: str = "", enclosed: bool = True) -> Evidence:
+    def evidence(self, note: str = "", enclosed: bool = True, corroborates: bool = False) -> Evidence:
+        """The deciding item; ``corroborates``: the points probe a statement proven beside it (``Evidence``)."""
         c = self.coverage
         text = c.describe() + (f"; tightest at {c.worst_at}" if c.worst_at and not c.first_violation else "")
         return Evidence(self.quantity, self.worst_value if c.points else None, self.relation,
                         self.worst_bound if c.points else self.bound, note=(note + "; " if note else "") + text,
-                        residual=self.residual, coverage=c, enclosed=enclosed)
+                        residual=self.residual, coverage=c, enclosed=enclosed, corroborates=corroborates)
 
 
 def _below(m, ref) -> bool:
@@ -358,11 +407,14 @@ def _below(m, ref) -> bool:
 
 @dataclass
 class Decided:
-    """A decided outcome: the verdict, its certainty (HOLDS/VIOLATED only), and the named reasons."""
+    """A decided outcome: the verdict, its certainty (HOLDS/VIOLATED only), and the named reasons; for a certified
+    HOLDS the points its tallies decided (``points``, None when no Tally decides), for a proven one the regions."""
 
     verdict: str
     certainty: str | None
     reasons: list
+    points: int | None = None
+    regions: tuple = ()
 
 
 def as_empirical(decided: Decided, protocol: str | None) -> Decided:
@@ -443,5 +495,16 @@ class Outcome:
             reasons.append("no deciding evidence: the conclusion rests on informative items only")
         if reasons:
             return Decided(INCONCLUSIVE, None, reasons)
-        certified = all(e.certified for e in deciding) and self.range is None
-        return Decided(HOLDS, CERTIFIED if certified else EVIDENCE, [])
+        return _holds(deciding, self.range)
+
+
+def _holds(deciding: list, stated_range: str | None) -> Decided:
+    """A HOLDS at its weakest deciding item's level (module docstring); corroborating items refute but do not
+    lower it."""
+    considered = [e for e in deciding if not e.corroborates] or deciding
+    if stated_range is not None or not all(e.certified for e in considered):
+        return Decided(HOLDS, EVIDENCE, [])
+    if all(e.level == PROVEN for e in considered):
+        return Decided(HOLDS, PROVEN, [], regions=tuple(dict.fromkeys(e.region for e in considered)))
+    tallies = [e.coverage.points for e in considered if e.coverage is not None]
+    return Decided(HOLDS, CERTIFIED, [], points=max(tallies) if tallies else None)

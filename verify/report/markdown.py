@@ -23,20 +23,27 @@ def _cell(x) -> str:
     return s.replace("|", "\\|")
 
 
-def verdict_label(verdict: str, certainty: str | None, rng: str | None) -> str:
-    """"HOLDS — certified", "HOLDS — certified for π ∈ {1/2, 1, 2}", "HOLDS — evidence over ‖p‖ ≤ 10⁴",
-    "INCONCLUSIVE"."""
+def verdict_label(verdict: str, certainty: str | None, rng: str | None, points: int | None = None) -> str:
+    """"HOLDS — proven on ‖p‖∞ ≤ 1/2", "HOLDS — certified at 169 points", "HOLDS — certified at 12 points for
+    π ∈ {1/2, 1, 2}", "HOLDS — evidence over ‖p‖ ≤ 10⁴", "VIOLATED — certified", "INCONCLUSIVE"."""
     if certainty is None:
         return verdict
-    if certainty == "evidence" and rng:
-        return f"{verdict} — evidence over {rng}"
-    if certainty == "certified" and rng:
-        return f"{verdict} — certified for {rng}"
-    return f"{verdict} — {certainty}"
+    label = f"{verdict} — {certainty}"
+    if certainty == "certified" and points is not None:
+        label += f" at {points} point{'s' if points != 1 else ''}"
+    if rng:
+        label += {"evidence": " over ", "proven": " on "}.get(certainty, " for ") + rng
+    return label
 
 
 def _mark(js: dict) -> str:
-    return VERDICT_MARK[js["verdict"]] + verdict_label("", js.get("certainty"), js.get("range"))
+    return VERDICT_MARK[js["verdict"]] + verdict_label("", js.get("certainty"), js.get("range"), js.get("points"))
+
+
+def _certainty(js: dict) -> str:
+    """A dataset's certainty cell: "proven", "certified at 169 points", "evidence", or blank."""
+    points = js.get("points")
+    return (js.get("certainty") or "") + (f" at {points} points" if points is not None else "")
 
 
 def _how(e: dict) -> str:
@@ -68,7 +75,7 @@ def verdict_markdown(v, figure_paths: dict, reproduce: str | None = None, cert_p
     lines += ["## Statement", "", c.statement.strip(), ""]
     if len(js.get("datasets", [])) > 1:
         lines += ["## Datasets", "", "| dataset | verdict | certainty | range |", "|---|---|---|---|"]
-        lines += [f"| {d['name']} | {d['verdict']} | {d['certainty'] or ''} | {_cell(d['range'])} |" for d in js["datasets"]]
+        lines += [f"| {d['name']} | {d['verdict']} | {_certainty(d)} | {_cell(d['range'])} |" for d in js["datasets"]]
         lines.append("")
     else:
         lines += [f"Dataset: `{js['dataset']}`", ""]
@@ -186,10 +193,14 @@ def write_index(verdicts, folder: str, interrupted: str | None = None, planned=N
         why = f"interrupted ({interrupted})" if interrupted else "incomplete"
         lines += [(f"**PARTIAL — {why}**: {len(verdicts)} of {len(planned)} claims finished and are listed below; "
                    f"not run: {', '.join(f'`{c}`' for c in missing) or 'none'}."), ""]
-    counts = {}
+    counts, levels = {}, {}
     for v in verdicts:
         counts[v.verdict] = counts.get(v.verdict, 0) + 1
-    lines += [", ".join(f"{k}: {n}" for k, n in sorted(counts.items())) or "no claims run", ""]
+        if v.verdict == "HOLDS":
+            levels[v.certainty] = levels.get(v.certainty, 0) + 1
+    how = ", ".join(f"{k} {levels[k]}" for k in ("proven", "certified", "evidence") if k in levels)
+    lines += [", ".join(f"{k}: {n}" + (f" ({how})" if k == "HOLDS" and how else "") for k, n in sorted(counts.items()))
+              or "no claims run", ""]
     lines += ["| claim | number | title | verdict | digits | stable | seconds |", "|---|---|---|---|---|---|---|"]
     for v in verdicts:
         c, js = v.claim, v.to_json()

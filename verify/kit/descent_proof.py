@@ -1,0 +1,137 @@
+"""Claim-kit piece: "V is a descent direction at every θ" proven on the whole domain by exact algebra.
+
+For a linear-logit attention loss L(θ) = (1/n)Σ_i ℓ(γ_iᵀ S(F_i θ)) and a fixed direction V,
+
+    (D)  ⟨∇L(θ), V⟩ = (1/n) Σ_i ℓ'(φ_i) Cov_{s_i}(γ_i, y_i),   y_i = F_i V,  s_i = S(F_i θ),  φ_i = γ_iᵀ s_i,
+
+because d/dε γᵀS(a + εb) at ε = 0 is Cov_s(γ, b) (the softmax Jacobian diag(s) − ssᵀ). When one argument of the
+covariance is constant off one token o — x = c𝟙 + λe_o — then
+
+    (I)  Cov_s(x, y) = λ s_o Σ_{t≠o} s_t (y_o − y_t)     for every s in the simplex, every c, λ, y.
+
+Instances that decide the sign of (D) at every θ, whatever θ is:
+* Assumption B (mmts) / B.2 (tfsvm): γ_i = γ̲_i𝟙 + Δ_i e_opt, y = F_iV with margins m_t = y_opt − y_t ≥ 1 (V the
+  max-margin solution): Cov = Δ_i s_opt Σ_{t≠opt} s_t m_t ≥ Δ_i s_opt(1 − s_opt)·min m > 0;
+* B.1 (tfsvm): every margin is exactly 1, so y_i = c_i𝟙 + e_opt: Cov = s_opt Σ_{t≠opt} s_t(γ_opt − γ_t) > 0
+  (the optimal token's score is the strict maximum).
+* F_iV = γ_i for every i (independent queries, tfsvm): Cov_s(γ, γ) = Var_s(γ) = Σ_{t<u} s_t s_u(γ_t − γ_u)² (V),
+  positive when some sequence's scores are not constant.
+With ℓ' < 0 on every φ_i (Assumption A, a hypothesis of the claims: φ_i lies between the scores' extremes) and
+s_t > 0 (softmax), every term of (D) is negative: ⟨∇L(θ), V⟩ < 0 on the whole domain.
+
+Deciding items, exact: the identities (D) and (I) for the data's T by sympy (polynomial / rational-function algebra),
+and the signs of the exact rational factors (Δ_i, margins, score gaps). Each carries ``proves`` — the domain on which
+it decides the statement — so a claim whose items are all of this kind is proven, not sampled.
+"""
+from __future__ import annotations
+
+from fractions import Fraction
+from functools import lru_cache
+
+from verify.claims import Evidence
+
+
+@lru_cache(maxsize=None)
+def softmax_derivative_identity(T: int) -> bool:
+    """sympy, (D): with u_t = e^{a_t} > 0, d/dε Σ_t γ_t u_t e^{εb_t} / Σ_t u_t e^{εb_t} at ε = 0 minus
+    Σ_t s_tγ_tb_t − (Σ_t s_tγ_t)(Σ_t s_tb_t), s_t = u_t/Σu, cancels to 0 (a rational function identity)."""
+    import sympy
+
+    eps = sympy.Symbol("eps")
+    u = sympy.symbols(f"u1:{T + 1}", positive=True)
+    g = sympy.symbols(f"g1:{T + 1}")
+    b = sympy.symbols(f"b1:{T + 1}")
+    moved = sum(g[t] * u[t] * sympy.exp(eps * b[t]) for t in range(T)) / sum(u[t] * sympy.exp(eps * b[t]) for t in range(T))
+    derivative = sympy.diff(moved, eps).subs(eps, 0)
+    total = sum(u)
+    s = [x / total for x in u]
+    cov = sum(s[t] * g[t] * b[t] for t in range(T)) - sum(s[t] * g[t] for t in range(T)) * sum(s[t] * b[t] for t in range(T))
+    return sympy.cancel(sympy.together(derivative - cov)) == 0
+
+
+@lru_cache(maxsize=None)
+def indicator_covariance_identity(T: int, o: int = 0) -> bool:
+    """sympy, (I) for token o of T: Cov_s(c𝟙 + λe_o, y) − λ s_o Σ_{t≠o} s_t(y_o − y_t) expands to 0, with
+    s_o = 1 − Σ_{t≠o} s_t (every s in the simplex), for all c, λ, y."""
+    import sympy
+
+    c, lam = sympy.symbols("c lam")
+    free = sympy.symbols(f"s1:{T}")
+    y = sympy.symbols(f"y1:{T + 1}")
+    rest = iter(free)
+    s = [1 - sum(free) if t == o else next(rest) for t in range(T)]
+    x = [c + (lam if t == o else 0) for t in range(T)]
+    cov = sum(s[t] * x[t] * y[t] for t in range(T)) - sum(s[t] * x[t] for t in range(T)) * sum(s[t] * y[t] for t in range(T))
+    form = lam * s[o] * sum(s[t] * (y[o] - y[t]) for t in range(T) if t != o)
+    return sympy.expand(cov - form) == 0
+
+
+@lru_cache(maxsize=None)
+def variance_identity(T: int) -> bool:
+    """sympy, (V): Σ_t s_tγ_t² − (Σ_t s_tγ_t)² − Σ_{t<u} s_t s_u(γ_t − γ_u)² expands to 0 with s₁ = 1 − Σ_{t≥2} s_t."""
+    import sympy
+
+    free = sympy.symbols(f"s2:{T + 1}")
+    g = sympy.symbols(f"g1:{T + 1}")
+    s = (1 - sum(free),) + tuple(free)
+    var = sum(s[t] * g[t] ** 2 for t in range(T)) - sum(s[t] * g[t] for t in range(T)) ** 2
+    pairs = sum(s[t] * s[u] * (g[t] - g[u]) ** 2 for t in range(T) for u in range(t + 1, T))
+    return sympy.expand(var - pairs) == 0
+
+
+def _derivative_item(T: int, domain: str) -> Evidence:
+    return Evidence(f"(D) d/dε γᵀS(a + εb)|₀ ≡ Cov_s(γ, b), so ⟨∇L(θ), V⟩ = (1/n)Σ ℓ'(φ_i) Cov_{{s_i}}(γ_i, F_iV) "
+                    f"(sympy, T = {T})", softmax_derivative_identity(T), "==", True, proves=domain,
+                    note="a rational-function identity in u_t = e^{a_t} > 0: every logit vector a, every b")
+
+
+def _identities(T: int, opts, domain: str) -> list:
+    tokens = sorted(set(opts))
+    ind = all(indicator_covariance_identity(T, o) for o in tokens)
+    return [
+        _derivative_item(T, domain),
+        Evidence(f"(I) Cov_s(c𝟙 + λe_o, y) ≡ λ s_o Σ_t≠o s_t(y_o − y_t) for o ∈ {{{', '.join(map(str, tokens))}}} "
+                 f"(sympy, T = {T})", ind, "==", True, proves=domain,
+                 note="a polynomial identity on the simplex (s_o = 1 − Σ_t≠o s_t), all c, λ, y"),
+    ]
+
+
+def descent_on_domain_variance(T: int, scores, domain: str) -> list:
+    """When F_iV = γ_i for every i (decided exactly by the claim): ⟨∇L(θ), V⟩ = (1/n)Σ ℓ'(φ_i) Var_{s_i}(γ_i) by (D),
+    and Var_s(γ) = Σ_{t<u} s_t s_u(γ_t − γ_u)² (V) is positive at every s of the open simplex when γ is not
+    constant: the items proving ⟨∇L(θ), V⟩ < 0 at every θ of ``domain``."""
+    spread = max(max(Fraction(x) for x in g) - min(Fraction(x) for x in g) for g in scores)
+    return [_derivative_item(T, domain),
+            Evidence(f"(V) Var_s(γ) ≡ Σ_t<u s_t s_u(γ_t − γ_u)² (sympy, T = {T})", variance_identity(T), "==", True,
+                     proves=domain, note="a polynomial identity on the simplex"),
+            Evidence("max_i (max_t γ_it − min_t γ_it) (exact: some Var_s(γ_i) > 0 at every s, as every s_t > 0)",
+                     spread, ">", 0, proves=domain)]
+
+
+def descent_on_domain_b2(T: int, opts, gaps, margins, domain: str, factor=1) -> tuple[list, bool]:
+    """Under Assumption B (B.2): the items proving ⟨∇L(θ), V⟩ < 0 at every θ of ``domain`` (``gaps`` Δ_i, the
+    exact ``margins`` m_it of V, None at t = opt), and whether the derived bound −⟨∇L, V⟩ ≥ factor·(1/n)Σ|ℓ'|Δ_i
+    s_opt(1 − s_opt) is proven too: it is when min m ≥ factor (Σ_{t≠opt} s_t m_t ≥ (1 − s_opt) min m). A larger
+    factor is not refuted here (min m < factor is no counterexample): the claim's probes decide it."""
+    items = _identities(T, opts, domain)
+    least_gap = min(Fraction(g) for g in gaps)
+    least_margin = min(m for row in margins for m in row if m is not None)
+    items += [Evidence("min_i Δ_i (exact: the optimal score's gap, Assumption B)", least_gap, ">", 0, proves=domain),
+              Evidence("min_{i, t≠opt} m_it, the exact margins of V (the sign of Cov_s(γ_i, F_iV) = Δ_i s_opt "
+                       "Σ_t≠opt s_t m_t, by (I))", least_margin, ">", 0, proves=domain)]
+    bound = least_margin >= Fraction(factor)
+    if bound:
+        items.append(Evidence(f"min m_it / {factor} (≥ 1: Σ_t≠opt s_t m_t ≥ {factor}·(1 − s_opt), the derived bound "
+                              "at every θ)", least_margin / Fraction(factor), ">=", 1, proves=domain))
+    return items, bound
+
+
+def descent_on_domain_b1(T: int, opts, scores, domain: str) -> list:
+    """Under B.1 (every margin of V exactly 1, decided by the claim's hypothesis): the items proving
+    ⟨∇L(θ), V⟩ < 0 at every θ of ``domain``: by (I) with x = F_iV = c_i𝟙 + e_opt, Cov = s_opt Σ_{t≠opt}
+    s_t(γ_opt − γ_t), positive when the optimal score is the strict maximum (exact ``scores``)."""
+    items = _identities(T, opts, domain)
+    gap = min(Fraction(g[o]) - Fraction(g[t]) for g, o in zip(scores, opts) for t in range(len(g)) if t != o)
+    items.append(Evidence("min_{i, t≠opt} (γ_i,opt − γ_it) (exact: the sign of Cov_s(γ_i, F_iV) = s_opt Σ_t≠opt "
+                          "s_t(γ_opt − γ_t), by (I))", gap, ">", 0, proves=domain))
+    return items
