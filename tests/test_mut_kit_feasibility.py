@@ -24,11 +24,14 @@ def test_positive_labels_and_strict_optimal_tokens_decided_exactly():
     strict = _data([[[2, 0], [1, 0]], [[0, 0], [3, 0]]], [1, 1])
     hyps = F.positive_strict_hypotheses(strict)
     assert [h.met for h in hyps] == [True, True]
+    assert [h.detail for h in hyps] == ["labels +1, +1", "opt = {0}, {1}"]
     assert hyps[0].name == "Y_i = 1 for every i" and hyps[1].name.startswith("strict optimal token")
     neg = _data([[[2, 0], [1, 0]], [[0, 0], [3, 0]]], [1, -1])
     assert [h.met for h in F.positive_strict_hypotheses(neg)] == [False, True]
+    assert F.positive_strict_hypotheses(neg)[0].detail == "labels +1, -1"
     tie = _data([[[1, 0], [1, 0]], [[0, 0], [3, 0]]], [1, 1])
     assert [h.met for h in F.positive_strict_hypotheses(tie)] == [True, False]
+    assert F.positive_strict_hypotheses(tie)[1].detail == "opt = {0,1}, {1}"
     # a sequence of three tokens with a double tie on top: still not strict
     tie3 = _data([[[2, 0], [2, 0], [0, 0]]], [1])
     assert [h.met for h in F.positive_strict_hypotheses(tie3)] == [True, False]
@@ -109,6 +112,7 @@ def test_witness_margins_are_a_tally_at_least_one(monkeypatch):
     F.feasible_with_witness(out, "D", 30)
     assert len(out.evidence) == 3 and not out.notes
     tally = out.evidence[1]
+    assert tally.quantity.startswith("min_{i,t≠opt} (k_{i,opt} − k_it)ᵀ p̂")
     assert tally.relation == ">=" and tally.bound == 1 and tally.value == 1
     assert tally.decide() is True and tally.coverage.points == 2 and tally.coverage.holds == 2
     assert tally.coverage.worst_at == "sequence 1, token 0"

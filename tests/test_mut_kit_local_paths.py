@@ -26,6 +26,7 @@ def test_parallel_is_a_positive_multiple_exactly():
     assert L._parallel((1, 6), (0, 3)) is False
     assert L._parallel((0, -6), (0, 3)) is False
     assert L._parallel((3, 0, 1), (3, 0, 2)) is False        # the ratio fixed by the first entry fails the last
+    assert L._parallel((0, 0), (1, 2)) is False              # q = 0 = 0·p: not a positive multiple
 
 
 def test_defaults():
@@ -51,9 +52,13 @@ DISTINCT = _data([[[2, 0], [1, 0], [0, 0]], [[0, 0], [1, 0], [0, 1]]], Y=(1, -1)
 
 def _stubs(monkeypatch, lmms=(), general=(True, "gp")):
     asked = []
-    monkeypatch.setattr(L, "assumption_a", lambda loss, data: asked.append(("A", loss)) or Hypothesis("A", True))
-    monkeypatch.setattr(L, "locally_optimal_geometries", lambda data: asked.append("lmm") or lmms)
-    monkeypatch.setattr(L, "general_position", lambda data: asked.append("gp") or general)
+    def on(what, data):
+        assert data is not None and hasattr(data, "scores"), what   # the dataset itself is passed on
+        asked.append(what)
+
+    monkeypatch.setattr(L, "assumption_a", lambda loss, data: on(("A", loss), data) or Hypothesis("A", True))
+    monkeypatch.setattr(L, "locally_optimal_geometries", lambda data: on("lmm", data) or lmms)
+    monkeypatch.setattr(L, "general_position", lambda data: on("gp", data) or general)
     return asked
 
 
@@ -74,8 +79,10 @@ def test_hypotheses_in_order_with_assumption_a_for_the_logistic_loss(monkeypatch
 def test_distinct_scores_within_every_input(monkeypatch):
     """Sequence 2 of DISTINCT has γ = (0, −1, 0): a tie within it (across inputs ties are allowed)."""
     _stubs(monkeypatch)
-    assert L.hypotheses(_data([[[2, 0], [1, 0]], [[1, 0], [2, 0]]], Y=(1, 1)), (1, 0), False)[1].met is True
-    assert L.hypotheses(DISTINCT, (1, 0), False)[1].met is False
+    h = L.hypotheses(_data([[[2, 0], [1, 0]], [[1, 0], [2, 0]]], Y=(1, 1)), (1, 0), False)[1]
+    assert h.met is True and h.detail == "all scores distinct within every input"
+    h = L.hypotheses(DISTINCT, (1, 0), False)[1]
+    assert h.met is False and h.detail == "ties in input(s) [1]"
     assert L.hypotheses(_data([[[1, 0], [1, 5], [0, 0]]]), (1, 0), False)[1].met is False
 
 
@@ -84,12 +91,15 @@ def test_q_against_the_lmm_directions(monkeypatch):
     not enumerable: undecided; not asked at all when ``require_non_lmm`` is False."""
     data = _data([[[2, 0], [1, 0]]])
     _stubs(monkeypatch, lmms=[_g((0,), (0, 1)), _g((1,), (2, 1))])
-    assert L.hypotheses(data, (4, 2), False)[2].met is False
-    assert L.hypotheses(data, (-4, -2), False)[2].met is True
+    h = L.hypotheses(data, (4, 2), False)[2]
+    assert h.met is False and h.detail == "q ∥ p^mm(α = [1]), locally optimal"
+    h = L.hypotheses(data, (-4, -2), False)[2]
+    assert h.met is True and h.detail == "q ∦ p^mm(α) for each of the 2 locally-optimal α: [0]; [1]"
     assert L.hypotheses(data, (1, 0), False)[2].met is True
     _stubs(monkeypatch, lmms=None)
     h = L.hypotheses(data, (1, 0), False)[2]
     assert h.met is None and h.name == "q ∉ P^mm (not an LMM direction)"
+    assert h.detail == "Tⁿ too large to enumerate the LMMs"
     asked = _stubs(monkeypatch, lmms=[_g((0,), (1, 0))], general=(False, "not gp"))
     hyps = L.hypotheses(data, (1, 0), True, require_non_lmm=False)
     assert "lmm" not in asked and len(hyps) == 3 and hyps[2].met is False and hyps[2].detail == "not gp"
@@ -99,18 +109,19 @@ def test_q_against_the_lmm_directions(monkeypatch):
 # ----- check → local_path_evidence -------------------------------------------------------------------------------
 def test_check_maps_its_options_and_the_default_q(monkeypatch):
     calls = []
-    monkeypatch.setattr(L, "local_path_evidence", lambda data, prec, q, **kw: calls.append((q, kw)) or "OUT")
+    monkeypatch.setattr(L, "local_path_evidence", lambda data, prec, q, **kw: calls.append((data, prec, q, kw)) or "OUT")
     named = SimpleNamespace(name="mmts-fig1b-planar")
     assert L.check(named, "P", general=True, title="T") == "OUT"
-    assert calls[-1] == ((1, Fraction(1, 4)), dict(general=True, require_non_lmm=True, figure=True, title="T"))
-    L.check(SimpleNamespace(name="other"), "P", general=False, title="U", eps=[1], R0=[2], radii=["3"],
-            require_non_lmm=False, figure=False)
-    assert calls[-1] == ((1, 0), dict(general=False, require_non_lmm=False, figure=False, title="U", eps_list=[1],
-                                      r0_list=[2], radii=["3"]))
+    assert calls[-1] == (named, "P", (1, Fraction(1, 4)),
+                         dict(general=True, require_non_lmm=True, figure=True, title="T"))
+    other = SimpleNamespace(name="other")
+    L.check(other, "P", general=False, title="U", eps=[1], R0=[2], radii=["3"], require_non_lmm=False, figure=False)
+    assert calls[-1] == (other, "P", (1, 0), dict(general=False, require_non_lmm=False, figure=False, title="U",
+                                                  eps_list=[1], r0_list=[2], radii=["3"]))
     L.check(named, "P", general=False, title="", q=(0, 1))
-    assert calls[-1][0] == (0, 1)
+    assert calls[-1][2] == (0, 1)
     L.check(SimpleNamespace(name="mmts-fig1b-prime-planar"), "P", general=False, title="")
-    assert calls[-1][0] == (1, 0)
+    assert calls[-1][2] == (1, 0)
 
 
 # ----- local_path_evidence with a stand-in path ----------------------------------------------------------------------
@@ -124,13 +135,16 @@ def _paths(monkeypatch, thetas_for, notes=("R0", "cone edge", "R − 1")):
     calls = []
 
     def local_regularization_path(data, q, radii, eps, R0, dps, starts):
+        assert data is not None
         calls.append((q, tuple(radii), eps, R0, dps, starts))
-        pts = [_point(Fraction(str(R)), thetas_for(Fraction(str(R))), 7, notes) for R in radii]
+        # ‖p̄(R)‖ = 7 and the notes only at the largest R (the item reads the last point)
+        pts = [_point(Fraction(str(R)), thetas_for(Fraction(str(R))), 7 if k == len(radii) - 1 else k,
+                      notes if k == len(radii) - 1 else ("early",)) for k, R in enumerate(radii)]
         return SimpleNamespace(points=pts)
 
     monkeypatch.setattr(L, "local_regularization_path", local_regularization_path)
     monkeypatch.setattr(L, "hypotheses", lambda data, q, general, require: [Hypothesis("h", True)])
-    monkeypatch.setattr(L, "locally_optimal_geometries", lambda data: [])
+    monkeypatch.setattr(L, "locally_optimal_geometries", lambda data: [] if data == "D" else None)
     return calls
 
 
@@ -182,6 +196,15 @@ def _sqrt(R):
     return r
 
 
+def test_a_distance_below_the_working_precision_is_zero(monkeypatch):
+    """q = (1, 0): θ(R) = (R, R·10⁻⁴⁰): dist = 10⁻⁴⁰ at every R — flat, but ≤ 10^-dps: zero to the working precision,
+    so the path converges to q as far as can be told (stays_away fails, not a plateau)."""
+    tiny = Fraction(1, 10**40)
+    _paths(monkeypatch, lambda R: (R, R * tiny))
+    out, _ = _evaluate(q=(1, 0), eps_list=(Fraction(1, 10),), r0_list=(1,), radii=RADII)
+    assert out.evidence[0].decide() is False
+
+
 def test_every_eps_and_r0_gets_its_two_items(monkeypatch):
     calls = _paths(monkeypatch, lambda R: (2, 0), notes=())
     out, _ = _evaluate(q=(1, 0), eps_list=(Fraction(1, 10), Fraction(1, 20)), r0_list=(Fraction(1), Fraction(3)),
@@ -225,7 +248,7 @@ def test_figures_and_their_references(monkeypatch):
                         lambda name, title, paths, refs, basis, caption="": seen.update(paths=paths, refs=refs,
                                                                                         basis=basis) or "F2")
     monkeypatch.setattr(L, "locally_optimal_geometries",
-                        lambda data: [_g((0, 1), (1, 2), gmm=True), _g((1, 0), (0, 1))])
+                        lambda data: [_g((0, 1), (1, 2), gmm=True), _g((1, 0), (0, 1))] if data == "D" else [])
     monkeypatch.setattr(L, "plane_basis", lambda q: ("B", q))
     out, _ = _evaluate(q=(1, 0), eps_list=(Fraction(1, 10),), r0_list=(1,), radii=RADII)
     assert out.figures == ["F1", "F2"]

@@ -123,12 +123,15 @@ PRIME = SimpleNamespace(status="optimal", solutions=[(1, 0)])
 def test_d_refuted_by_a_ray_that_mixes_two_optimal_tokens():
     h = M.assumption_d(MIXER, CONCAVE, ((0, 1),), PRIME, witnesses=[(0, 1)])
     assert h.met is False and h.name == M.ASSUMPTION_D
+    assert h.detail.startswith("refuted by the ray u = (0, 1): it selects [[0, 1]] ⊂ O_i with limit loss 0.69314718 "
+                               "certainly < 1.3132617 = lim L(R·p^mm), p^mm = (1, 0)")   # ln 2, ln(1 + e)
 
 
 def test_d_skips_the_zero_ray_and_keeps_looking():
     """u = 0 would "select" both tokens too, but it is no ray: alone it leaves D undecided; before a real witness
     it does not stop the search."""
-    assert M.assumption_d(MIXER, CONCAVE, ((0, 1),), PRIME, witnesses=[(0, 0)]).met is None
+    h = M.assumption_d(MIXER, CONCAVE, ((0, 1),), PRIME, witnesses=[(0, 0)])
+    assert (h.name, h.met) == (M.ASSUMPTION_D, None) and h.detail.startswith("not decided: the head is outside")
     assert M.assumption_d(MIXER, CONCAVE, ((0, 1),), PRIME, witnesses=[(0, 0), (0, 1)]).met is False
 
 
@@ -157,7 +160,10 @@ def test_d_beaten_by_any_of_several_p_mm():
 def test_d_met_by_linear_mixing_only_when_c_min_is_positive():
     """Linear head on TWO: c_min = 1/2 > 0 → met (whatever the prime). Given sets that leave a tied token out of O
     (token 1 of (1, 1, 0) with O = {0}): gap_min = 0, c_min = 0 is not > 0 → falls through (no prime: undecided)."""
-    assert M.assumption_d(TWO, LinearHead((1, 0)), SETS, None).met is True
+    h = M.assumption_d(TWO, LinearHead((1, 0)), SETS, None)
+    assert (h.name, h.met) == (M.ASSUMPTION_D, True)
+    assert h.detail == ("implied by linear label mixing (Lemma 14, (85)): linear head: c_it = γ⋆_i − γ_it ∈ [1/2, 5/2] "
+                        "(exact); c_min > 0 certified")
     assert M.assumption_d(TWO, TanhScalarHead((1, 0)), SETS, None).met is True
     tied = _ds([[[1, 0], [1, 0], [0, 0]]], [1], [1, 0])
     assert M.assumption_d(tied, LinearHead((1, 0)), ((0,),), None).met is None
@@ -172,3 +178,26 @@ def test_d_default_loss_is_logistic():
     loss is named — an unknown default name would raise."""
     assert M.assumption_d(MIXER, CONCAVE, ((0, 1),), PRIME, witnesses=[(0, 1)], loss="exponential").met is False
     assert M.assumption_d(MIXER, CONCAVE, ((0, 1),), PRIME, witnesses=[(0, 1)]).met is False
+
+
+#: a head outside Lemma 14's class (ConcaveHead with λ = 0: h = vᵀr, but not a LinearHead): tokens (0, 0) with Y h = 0
+#: and (1/5, 0) with Y h = 1/5; p^mm = (−1, 0) selects token 0 (limit ℓ(0)), the ray (1, 0) token 1 (limit ℓ(1/5))
+FLAT = _ds([[[0, 0], ["1/5", 0]]], [1], [1, 0])
+FLAT_HEAD = ConcaveHead((1, 0), 0)
+FLAT_PRIME = SimpleNamespace(status="optimal", solutions=[(-1, 0)])
+
+
+def test_d_compares_both_limits_under_the_loss_asked_for():
+    """Exponential loss: e^{−1/5} ≈ 0.819 < e^0 = 1 → refuted; under the logistic loss for the reference only it would
+    be compared with ln 2 ≈ 0.693 (not beaten). The ray (−1, 0) is p^mm itself: e^0 = 1 exactly on both sides — not
+    certainly below (strict), undecided; under the logistic loss for the ray only it would be ln 2 < 1."""
+    h = M.assumption_d(FLAT, FLAT_HEAD, ((0, 1),), FLAT_PRIME, witnesses=[(1, 0)], loss="exponential")
+    assert h.met is False
+    h = M.assumption_d(FLAT, FLAT_HEAD, ((0, 1),), FLAT_PRIME, witnesses=[(-1, 0)], loss="exponential")
+    assert h.met is None
+
+
+def test_d_keeps_looking_after_a_ray_that_leaves_the_optimal_sets():
+    """O = ({1},): the ray (−1, 0) selects token 0 ∉ O (skipped), then (1, 0) selects token 1 and refutes."""
+    h = M.assumption_d(FLAT, FLAT_HEAD, ((1,),), FLAT_PRIME, witnesses=[(-1, 0), (1, 0)], loss="exponential")
+    assert h.met is False

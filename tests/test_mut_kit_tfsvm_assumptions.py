@@ -25,7 +25,7 @@ def test_b1_needs_an_exact_optimal_solution(monkeypatch):
     for res in (None, SimpleNamespace(status="infeasible", exact=True), SimpleNamespace(status="optimal", exact=False),
                 SimpleNamespace(status="Optimal", exact=True)):
         h = A.assumption_b1(res)
-        assert h.met is None and h.name == A.B1
+        assert (h.name, h.met, h.detail) == (A.B1, None, "no exact W^mm to decide the margins on")
     assert asked == []
 
 
@@ -72,6 +72,7 @@ def test_d_needs_unique_optimal_tokens(monkeypatch):
     calls = _selections(monkeypatch, [])
     h, sels = A.assumption_d(_data(((0,), (0, 1)), 2, 2), 30)
     assert (h.name, h.met, sels) == (A.D, None, []) and calls == []
+    assert h.detail == "opt is not unique: D is defined for unique optimal tokens"
     h, sels = A.assumption_d(_data(((0,), ()), 2, 2), 30)      # no maximiser at all: not unique either
     assert h.met is None and calls == []
 
@@ -81,7 +82,7 @@ def test_d_refuses_beyond_the_limit_and_not_at_it(monkeypatch):
     the default limit is 256 = 2⁸ (enumerated) and 257¹ is refused."""
     calls = _selections(monkeypatch, [_sel((0, 0))])
     h, sels = A.assumption_d(_data(((0,), (0,)), 3, 2), 30, limit=8)
-    assert h.met is None and sels == [] and calls == [] and h.detail == \
+    assert h.name == A.D and h.met is None and sels == [] and calls == [] and h.detail == \
         "not enumerated: 3^2 selections exceed the limit 8"
     h, sels = A.assumption_d(_data(((0,), (0,)), 3, 2), 45, limit=9)
     assert h.met is True and calls[-1][1:] == (45, 9)
@@ -99,7 +100,7 @@ def test_d_holds_when_every_feasible_alpha_has_a_witness(monkeypatch):
              _sel((1, 0), support={0: (), 1: (1,)})]
     _selections(monkeypatch, given)
     h, sels = A.assumption_d(_data(((0,), (1,)), 2, 2), 30)
-    assert h.met is True and sels is given
+    assert h.name == A.D and h.met is True and sels is given
     assert h.detail.startswith("exact: all 2 feasible α ≠ opt (of 3)") and h.detail.endswith("; 1 infeasible (Farkas)")
 
 
@@ -110,7 +111,7 @@ def test_d_fails_at_the_first_feasible_alpha_without_a_witness_and_names_it(monk
              _sel((0, 1))]
     _selections(monkeypatch, given)
     h, sels = A.assumption_d(_data(((0,), (1,)), 3, 2), 30)
-    assert h.met is False and sels is given
+    assert h.name == A.D and h.met is False and sels is given
     assert h.detail == ("fails at feasible α = (2, 1) (1-indexed): 𝒯_1 = {3} ∌ opt_1 = 1; 𝒯_2 = {} ∌ opt_2 = 2 "
                         "(and 1 more α)")
 
@@ -126,8 +127,9 @@ def test_d_failure_text_for_a_single_failing_alpha(monkeypatch):
 def test_d_undecided_when_an_alpha_has_no_certified_answer(monkeypatch):
     given = [_sel((1, 0), feasible=None), _sel((1, 1), support={0: (0,)}), _sel((0, 0), feasible=None)]
     _selections(monkeypatch, given)
-    h, sels = A.assumption_d(_data(((0,), (0,)), 2, 2), 30)
-    assert h.met is None and sels is given and "(2, 1)" in h.detail
+    h, sels = A.assumption_d(_data(((0,), (1,)), 2, 2), 30)
+    assert h.name == A.D and h.met is None and sels is given
+    assert h.detail == "no certified Att-SVM answer for α = (2, 1), (1, 1)"
 
 
 def test_d_on_the_exact_solver():
