@@ -16,7 +16,7 @@ import queue
 import sys
 
 from verify.claims.progress import progress_sink
-from verify.cli.common import claim_parser, path_flag, precision_for, progress, seed_flag, summary_line
+from verify.cli.common import PROVE_SCALE, claim_parser, path_flag, precision_for, progress, seed_flag, summary_line
 from verify.data.inputs import parse_flag_int
 from verify.errors import SignalLatch, Terminated, find_interrupt, interrupt_exit_code, interrupt_name, signals_deferred
 
@@ -67,7 +67,8 @@ def main(argv) -> int:
         """Report a finished claim; print every claim that is now next in order."""
         nonlocal shown
         if a.report:  # the page first: an interrupted run's index lists only claims whose page exists
-            write_claim_report(v, a.report, f"python -m verify {v.claim.id} --precision {v.precision}")
+            write_claim_report(v, a.report, f"python -m verify {v.claim.id} --precision {v.precision}"
+                               + (" --prove" if a.prove else ""))
         verdicts[v.claim.id] = v
         if a.report:
             write_index([verdicts[c.id] for c in claims if c.id in verdicts], a.report, planned=planned)
@@ -140,13 +141,15 @@ def running_text(ids) -> str:
 
 def _serial(claims, a, finished, latch, running, status) -> None:
     from verify.claims import run_claim
+    from verify.numbers.regions import budget_scale
 
     for claim in claims:
         latch.check()
         dps = precision_for(a.precision, claim)
         running[:] = [claim.id]  # the claim's own progress lines (probe points, steps) follow its id
         status()
-        v = run_claim(claim, claim.default_datasets(seed=a.seed), dps=dps)
+        with budget_scale(PROVE_SCALE if a.prove else 1):
+            v = run_claim(claim, claim.default_datasets(seed=a.seed), dps=dps)
         running[:] = []
         finished(v)
 
@@ -169,9 +172,10 @@ def _worker_init(started=None) -> None:
     REGISTRY.discover()
 
 
-def _run_task(claim_id: str, data, dps: int):
+def _run_task(claim_id: str, data, dps: int, scale: int = 1):
     from verify.claims import REGISTRY
     from verify.claims.runner import run_dataset
+    from verify.numbers.regions import budget_scale
 
     claim, _ = REGISTRY.resolve(claim_id)
     if _started is not None:
@@ -179,7 +183,8 @@ def _run_task(claim_id: str, data, dps: int):
             _started.send_bytes(claim_id.encode())
         except OSError:
             pass  # the parent is gone or stopped listening: only the progress line is lost
-    return run_dataset(claim, data, dps).freeze(dps)
+    with budget_scale(scale):  # --prove: the region searches' budget, as in the serial path
+        return run_dataset(claim, data, dps).freeze(dps)
 
 
 def _parallel(claims, a, jobs, finished, latch, running, status) -> None:
@@ -203,7 +208,7 @@ def _parallel(claims, a, jobs, finished, latch, running, status) -> None:
             runs[claim.id] = [None] * len(datasets)
             pending[claim.id] = (claim, dps, len(datasets))
             for k, data in enumerate(datasets):
-                pool.apply_async(_run_task, (claim.id, data, dps),
+                pool.apply_async(_run_task, (claim.id, data, dps, PROVE_SCALE if a.prove else 1),
                                  callback=lambda r, cid=claim.id, k=k: results.put((cid, k, r, None)),
                                  error_callback=lambda e, cid=claim.id, k=k: results.put((cid, k, None, e)))
             if not datasets:

@@ -4,13 +4,23 @@ from __future__ import annotations
 import json
 import sys
 
-from verify.cli.common import claim_parser, clip, path_flag, precision_for, progress, seed_flag, summary_line
+from verify.cli.common import (
+    PROVE_SCALE,
+    claim_parser,
+    clip,
+    path_flag,
+    precision_for,
+    progress,
+    seed_flag,
+    summary_line,
+)
 
 
 def main(name: str, argv) -> int:
     from verify.claims import REGISTRY, run_claim
     from verify.claims.progress import progress_sink
     from verify.data.dataset import load_dataset
+    from verify.numbers.regions import budget_scale
     from verify.report.markdown import prepare_report_folder, write_claim_report
 
     a = claim_parser(f"verify {name}", with_data=True).parse_args(argv)
@@ -23,10 +33,11 @@ def main(name: str, argv) -> int:
     datasets = [load_dataset(data_path)] if data_path else claim.default_datasets(seed=seed)
     if note:  # after the inputs passed: an error stays the only line
         print(f"verify: {note}", file=sys.stderr)
-    with progress(len(datasets), claim.id, a.json) as bar, progress_sink(lambda text: bar.set_postfix_str(text)):
+    with progress(len(datasets), claim.id, a.json) as bar, progress_sink(lambda text: bar.set_postfix_str(text)), \
+            budget_scale(PROVE_SCALE if a.prove else 1):
         v = run_claim(claim, datasets, dps=dps, progress=bar.update)
     reproduce = f"python -m verify {claim.id} --precision {dps}" + (f" --data {data_path}" if data_path else "") + (
-        f" --seed {seed}" if seed else "")
+        f" --seed {seed}" if seed else "") + (" --prove" if a.prove else "")
     if report:
         path = write_claim_report(v, report, reproduce)
         if not a.json:

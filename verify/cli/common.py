@@ -42,12 +42,17 @@ class Parser(argparse.ArgumentParser):
         raise UsageError(f"{self.prog}: {message}")
 
 
+PROVE_SCALE = 25  # ``--prove``: every region search's box budget times this
+
+
 def claim_parser(prog: str, with_data: bool) -> Parser:
     p = Parser(prog=prog, add_help=True)
     p.add_argument("--precision", default=None, help="working precision in decimal digits (15..10000)")
     p.add_argument("--json", action="store_true", help="print the verdict JSON on stdout")
     p.add_argument("--report", metavar="DIR", help="write markdown + JSON + figures into DIR")
     p.add_argument("--seed", default="0", help="seed of the random default datasets")
+    p.add_argument("--prove", action="store_true",
+                   help=f"region certificates with {PROVE_SCALE}× the default box budget (slower; larger regions proven)")
     if with_data:
         p.add_argument("--data", metavar="FILE", help="dataset JSON to check instead of the defaults")
     else:

@@ -25,6 +25,8 @@ relation and every outside leaf must violate a constraint — or it names the fi
 """
 from __future__ import annotations
 
+import contextlib
+import contextvars
 import heapq
 import math
 import re
@@ -219,8 +221,25 @@ def _split_coordinate(lo, hi, slopes, engine) -> int:
     return best
 
 
+#: every search's box budget is multiplied by this (``budget_scale``: ``verify … --prove``)
+_BUDGET_SCALE = contextvars.ContextVar("region_budget_scale", default=1)
+
+
+@contextlib.contextmanager
+def budget_scale(factor: int):
+    """Multiply the box budget of every search in this context by ``factor`` (≥ 1): ``--prove`` asks for the
+    certificates a default run's budget could not finish."""
+    token = _BUDGET_SCALE.set(max(1, int(factor)))
+    try:
+        yield
+    finally:
+        _BUDGET_SCALE.reset(token)
+
+
 def prove(margin: Margin, max_boxes: int = 20000, progress: Callable | None = None) -> RegionResult:
-    """The branch-and-bound search (module docstring), in arb balls at the current working precision."""
+    """The branch-and-bound search (module docstring), in arb balls at the current working precision, with
+    ``max_boxes`` times the context's ``budget_scale``."""
+    max_boxes *= _BUDGET_SCALE.get()
     start = time.perf_counter()
     total = _volume(margin.lower, margin.upper)
     res = RegionResult("undecided", margin)
