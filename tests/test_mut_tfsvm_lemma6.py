@@ -130,12 +130,14 @@ def test_defaults_tallies_points_and_values_on_d_l6a():
     assert low.value == 2 and high.value == 3 and eq.value == 0 and formula.value == 0
     limits = _ev(out, "τ = 3: #nonzeros at λ → g_1⁺")
     assert limits.informative and limits.value == "2, 3"  # lim_(λ→1/10⁺) k = 2 (S_2 = 1/10 ≤ 1/5), k(6/5) = 3
-    assert out.decision().verdict == "HOLDS" and out.decision().certainty == "certified"
-    assert out.covers and out.covers[0].endswith("; and the dataset's λ = 1/2")
+    # every piece and breakpoint checked: proven on the intervals (each deciding tally names that domain)
+    assert out.decision().verdict == "HOLDS" and out.decision().certainty == "proven"
+    assert all(e.proves == "every λ ∈ (g_1, τg_τ/2), every admissible τ" for e in (eq, ge, formula, low, high))
+    assert out.covers == [] and out.notes[-1].endswith("; and the dataset's λ = 1/2")
     assert [f for f in out.figures if isinstance(f, Figure)] and len(out.figures) == 1
     nohead = _run(M.d_l6a().replace(head=None))
     assert _ev(nohead, "#nonzeros of s⋆ ≥ 2").coverage.points == 3
-    assert nohead.covers[0].endswith("breakpoint S_k/2 inside (exact)")
+    assert nohead.notes[-1].endswith("breakpoint S_k/2 inside each admissible interval (exact)")
 
 
 def test_slack_option_moves_the_bound_both_ways():

@@ -1,4 +1,4 @@
-"""tfsvm.lemma6 (concave head selects 2..τ tokens): defaults HOLD certified; the bound lowered to τ − 1 is VIOLATED on
+"""tfsvm.lemma6 (concave head selects 2..τ tokens): defaults HOLD, proven on every λ of the intervals; the bound lowered to τ − 1 is VIOLATED on
 D-L6a; λ = g_1/4 (one-hot s⋆, checked independently) and non-orthonormal tokens → NOT_APPLICABLE naming the hypothesis;
 the exact minimiser against an independent support enumeration."""
 from fractions import Fraction as F
@@ -22,9 +22,9 @@ def brute_minimiser(gam, lam):
     raise AssertionError("no KKT point")
 
 
-def test_defaults_hold_certified():
+def test_defaults_hold_proven():
     v = run_claim(lemma6.CLAIM, lemma6.CLAIM.default_datasets(), dps=30)
-    assert v.verdict == "HOLDS" and v.certainty == "certified"
+    assert (v.verdict, v.certainty, v.range) == ("HOLDS", "proven", "every λ ∈ (g_1, τg_τ/2), every admissible τ")
 
 
 def test_minimiser_matches_enumeration():
