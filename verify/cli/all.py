@@ -11,28 +11,27 @@ workers; the reports already written stay, and the index lists them, marked as i
 from __future__ import annotations
 
 import json
-import os
 import queue
 import sys
 
 from verify.claims.progress import progress_sink
-from verify.cli.common import PROVE_SCALE, claim_parser, path_flag, precision_for, progress, seed_flag, summary_line
-from verify.data.inputs import parse_flag_int
+from verify.cli.common import (
+    PROVE_SCALE,
+    claim_parser,
+    default_jobs,
+    jobs_flag,
+    path_flag,
+    precision_for,
+    progress,
+    seed_flag,
+    summary_line,
+)
 from verify.errors import SignalLatch, Terminated, find_interrupt, interrupt_exit_code, interrupt_name, signals_deferred
-
-
-def default_jobs() -> int:
-    try:
-        return max(1, len(os.sched_getaffinity(0)))
-    except AttributeError:  # not Linux
-        return max(1, os.cpu_count() or 1)
 
 
 def _jobs(value) -> int:
     """--jobs: 1..4 × the cores (more workers than that only share the same cores, each with its memory)."""
-    if value is None:
-        return default_jobs()
-    return parse_flag_int(value, "--jobs", 1, 4 * default_jobs())
+    return default_jobs() if value is None else jobs_flag(value)
 
 
 def main(argv) -> int:

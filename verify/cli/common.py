@@ -60,6 +60,18 @@ def claim_parser(prog: str, with_data: bool) -> Parser:
     return p
 
 
+def default_jobs() -> int:
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except AttributeError:  # not Linux
+        return max(1, os.cpu_count() or 1)
+
+
+def jobs_flag(value) -> int:
+    """--jobs N: 1..4 × the cores (more workers than that only share the same cores, each with its memory)."""
+    return parse_flag_int(value, "--jobs", 1, 4 * default_jobs())
+
+
 def seed_flag(value) -> int:
     return parse_flag_int(value, "--seed", 0, 2**63 - 1)
 

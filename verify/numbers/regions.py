@@ -236,14 +236,40 @@ def budget_scale(factor: int):
         _BUDGET_SCALE.reset(token)
 
 
+#: ``region_jobs(n)``: searches split the region into sub-boxes searched by n worker processes (None: one search)
+_JOBS = contextvars.ContextVar("region_jobs", default=None)
+SPLIT_DEPTH = 3  # a split search cuts the region into at most 2³ sub-boxes, each with its share of the budget
+
+
+@contextlib.contextmanager
+def region_jobs(jobs: int | None):
+    """Searches in this context run split (``prove``'s docstring) over ``jobs`` worker processes: the result —
+    status, leaves, boxes, witness — is the same for every ``jobs`` ≥ 1; None restores the single search."""
+    token = _JOBS.set(None if jobs is None else max(1, int(jobs)))
+    try:
+        yield
+    finally:
+        _JOBS.reset(token)
+
+
 def prove(margin: Margin, max_boxes: int = 20000, progress: Callable | None = None) -> RegionResult:
     """The branch-and-bound search (module docstring), in arb balls at the current working precision, with
-    ``max_boxes`` times the context's ``budget_scale``."""
+    ``max_boxes`` times the context's ``budget_scale``. Within ``region_jobs(n)`` the search is split: the first
+    levels of the bisection tree (the same split rule) cut the region into ≤ 2^SPLIT_DEPTH sub-boxes, each searched
+    with an equal share of the budget — by n processes, merged in path order, so the result does not depend on n."""
     max_boxes *= _BUDGET_SCALE.get()
+    jobs = _JOBS.get()
+    if jobs is None:
+        return _search(margin, margin.lower, margin.upper, "", max_boxes, progress)
+    return _split_search(margin, max_boxes, progress, jobs)
+
+
+def _search(margin: Margin, lo0, hi0, prefix: str, max_boxes: int, progress) -> RegionResult:
+    """The search on the sub-box (lo0, hi0) reached by ``prefix``; leaves' paths start with it."""
     start = time.perf_counter()
-    total = _volume(margin.lower, margin.upper)
+    total = _volume(lo0, hi0)
     res = RegionResult("undecided", margin)
-    heap = [(0.0, "", margin.lower, margin.upper)]
+    heap = [(0.0, prefix, lo0, hi0)]
     left = total
     while heap:
         if res.boxes >= max_boxes:
@@ -252,24 +278,17 @@ def prove(margin: Margin, max_boxes: int = 20000, progress: Callable | None = No
             break
         _, path, lo, hi = heapq.heappop(heap)
         res.boxes += 1
-        X = [ARB.interval(a, b) for a, b in zip(lo, hi)]
-        if margin.constraints and _outside(margin, X, ARB):
-            res.leaves.append((path, "outside", None))
+        step = _step(margin, lo, hi)
+        if step[0] in ("proven", "outside"):
+            res.leaves.append((path, step[0], step[1]))
+            if step[0] == "proven":
+                low = ARB.lower(step[1])
+                res.smallest = low if res.smallest is None or low < res.smallest else res.smallest
             left -= _volume(lo, hi)
             _report(progress, res, left, total)
             continue
-        enc = enclose(margin, lo, hi)
-        if decides(ARB, enc.value, margin.relation):
-            res.leaves.append((path, "proven", enc.value))
-            low = ARB.lower(enc.value)
-            res.smallest = low if res.smallest is None or low < res.smallest else res.smallest
-            left -= _volume(lo, hi)
-            _report(progress, res, left, total)
-            continue
-        centre = tuple((a + b) / 2 for a, b in zip(lo, hi))
-        C = [ARB.const(c) for c in centre]
-        gc = margin.g(C, ARB)
-        if refutes(ARB, gc, margin.relation) and _inside(margin, C, ARB):
+        if step[0] == "fails":
+            centre, gc = step[1]
             if margin.equivalent:
                 res.status, res.witness, res.witness_value = "violated", centre, gc
             else:  # the sufficient condition fails at a point: the statement is not refuted, the region is not proven
@@ -277,22 +296,136 @@ def prove(margin: Margin, max_boxes: int = 20000, progress: Callable | None = No
                 res.undecided_fraction = _volume(lo, hi) / total if total else Fraction(1)
                 res.witness, res.witness_value = centre, gc
             break
-        if lo == hi:  # a point that neither holds nor fails for certain: cannot be split further
+        if step[0] == "point":  # a point that neither holds nor fails for certain: cannot be split further
             res.undecided.append(path)
             res.undecided_fraction = Fraction(0)
             continue
-        k = _split_coordinate(lo, hi, enc.slopes, ARB)
-        mid = (lo[k] + hi[k]) / 2
-        low = ARB.lower(enc.value)
-        key = low if isinstance(low, Fraction) else float("-inf")
-        lo2, hi1 = list(lo), list(hi)
-        hi1[k], lo2[k] = mid, mid
-        heapq.heappush(heap, (key, path + f"{k}-", lo, tuple(hi1)))
-        heapq.heappush(heap, (key, path + f"{k}+", tuple(lo2), hi))
+        _, k, key = step
+        (lo1, hi1), (lo2, hi2) = _halves(lo, hi, k)
+        heapq.heappush(heap, (key, path + f"{k}-", lo1, hi1))
+        heapq.heappush(heap, (key, path + f"{k}+", lo2, hi2))
     if res.status == "undecided" and not res.undecided:
         res.status = "proven"
     res.leaves.sort(key=lambda leaf: leaf[0])
     res.seconds = time.perf_counter() - start
+    return res
+
+
+def _step(margin: Margin, lo, hi):
+    """One box: ("outside", None), ("proven", enclosure), ("fails", (centre, g there)), ("point", None) or
+    ("split", coordinate, heap key)."""
+    X = [ARB.interval(a, b) for a, b in zip(lo, hi)]
+    if margin.constraints and _outside(margin, X, ARB):
+        return "outside", None
+    enc = enclose(margin, lo, hi)
+    if decides(ARB, enc.value, margin.relation):
+        return "proven", enc.value
+    centre = tuple((a + b) / 2 for a, b in zip(lo, hi))
+    C = [ARB.const(c) for c in centre]
+    gc = margin.g(C, ARB)
+    if refutes(ARB, gc, margin.relation) and _inside(margin, C, ARB):
+        return "fails", (centre, gc)
+    if lo == hi:
+        return "point", None
+    low = ARB.lower(enc.value)
+    return "split", _split_coordinate(lo, hi, enc.slopes, ARB), (low if isinstance(low, Fraction) else float("-inf"))
+
+
+def _halves(lo, hi, k):
+    mid = (lo[k] + hi[k]) / 2
+    lo2, hi1 = list(lo), list(hi)
+    hi1[k], lo2[k] = mid, mid
+    return (lo, tuple(hi1)), (tuple(lo2), hi)
+
+
+_FORKED_MARGIN = None  # the margin a split search's forked workers read (closures do not pickle)
+
+
+def _worker_signals() -> None:
+    """A forked worker leaves signals to the parent: SIGINT ignored, SIGTERM (the pool's terminate) plain."""
+    import signal
+
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+
+
+def _sub_search(task):
+    path, lo, hi, budget = task
+    res = _search(_FORKED_MARGIN, lo, hi, path, budget, None)
+    ends = lambda x: None if x is None else (ARB.lower(x), ARB.upper(x))  # noqa: E731 (balls do not pickle)
+    return (res.status, [(p, kind, ends(enc)) for p, kind, enc in res.leaves], res.undecided, res.witness,
+            ends(res.witness_value), res.boxes, res.undecided_fraction * _volume(lo, hi), res.seconds)
+
+
+def _split_search(margin: Margin, max_boxes: int, progress, jobs: int) -> RegionResult:
+    global _FORKED_MARGIN
+    start = time.perf_counter()
+    total = _volume(margin.lower, margin.upper)
+    res = RegionResult("undecided", margin)
+    frontier, tasks = [("", margin.lower, margin.upper)], []
+    for depth in range(SPLIT_DEPTH + 1):  # the first levels of the tree, box by box in path order
+        nxt = []
+        for path, lo, hi in frontier:
+            if depth == SPLIT_DEPTH:
+                tasks.append((path, lo, hi))
+                continue
+            res.boxes += 1
+            step = _step(margin, lo, hi)
+            if step[0] in ("proven", "outside"):
+                res.leaves.append((path, step[0], step[1]))
+            elif step[0] == "fails" and margin.equivalent:
+                res.status, res.witness, res.witness_value = "violated", *step[1]
+                res.seconds = time.perf_counter() - start
+                return res
+            elif step[0] in ("fails", "point"):
+                tasks.append((path, lo, hi))  # the sub-search reports it (undecided)
+            else:
+                (lo1, hi1), (lo2, hi2) = _halves(lo, hi, step[1])
+                nxt += [(path + f"{step[1]}-", lo1, hi1), (path + f"{step[1]}+", lo2, hi2)]
+        frontier = nxt
+    budget = max(1, (max_boxes - res.boxes) // max(1, len(tasks)))
+    work = [(path, lo, hi, budget) for path, lo, hi in sorted(tasks)]
+    if jobs > 1 and len(work) > 1:
+        import multiprocessing
+
+        _FORKED_MARGIN = margin
+        pool = multiprocessing.get_context("fork").Pool(min(jobs, len(work)), initializer=_worker_signals)
+        try:
+            parts = pool.map(_sub_search, work, chunksize=1)
+            pool.close()
+        except BaseException:
+            pool.terminate()  # Ctrl-C: the parent stops the workers (they ignore SIGINT)
+            raise
+        finally:
+            pool.join()
+            _FORKED_MARGIN = None
+    else:
+        _FORKED_MARGIN = margin
+        try:
+            parts = [_sub_search(t) for t in work]
+        finally:
+            _FORKED_MARGIN = None
+    undecided_volume = Fraction(0)
+    for status, leaves, undecided, witness, value, boxes, volume, _ in parts:  # in path order: deterministic
+        res.boxes += boxes
+        res.leaves += [(p, kind, None if e is None else ARB.interval(*e)) for p, kind, e in leaves]
+        res.undecided += undecided
+        undecided_volume += volume
+        if witness is not None and res.witness is None:
+            res.witness, res.witness_value = witness, ARB.interval(*value)
+            if status == "violated":
+                res.status = "violated"
+    for _, kind, enc in res.leaves:
+        if kind == "proven":
+            low = ARB.lower(enc)
+            res.smallest = low if res.smallest is None or low < res.smallest else res.smallest
+    if res.status != "violated":
+        res.status = "undecided" if res.undecided else "proven"
+        res.undecided_fraction = undecided_volume / total if total else Fraction(0)
+    res.leaves.sort(key=lambda leaf: leaf[0])
+    res.undecided.sort()
+    res.seconds = time.perf_counter() - start
+    _report(progress, res, total * res.undecided_fraction, total)
     return res
 
 
