@@ -58,6 +58,7 @@ from verify.geometry.stationarity import (
 )
 from verify.kit.descent_proof import descent_on_domain_b2
 from verify.kit.global_descent import descent_hypotheses, descent_probes, ratio_figure
+from verify.kit.identity_certificates import identity_certificates
 from verify.kit.region_inequality import descent_margin, prove_on_halved_boxes
 from verify.models.attention import LinearLogitModel, features
 from verify.numbers.precision import Precision, to_arb
@@ -66,6 +67,7 @@ BOUND = "[(%s/n)Σ|ℓ'(φ_i)|Δ_i s_opt(1−s_opt)]"
 REGION = "auto"  # ⟨∇L(p), p^mm⟩ < 0 proven on a box ‖p‖∞ ≤ r; "auto": the logit-scale box, halved until proven
 REGION_RUNGS, REGION_BOXES, REGION_MAX_DIM = 10, 200, 4  # at most 4 coordinates: larger boxes cost too much
 DOMAIN = {"p": "every p ∈ ℝ^d", "W": "every W ∈ ℝ^{d×d}"}  # what the exact proof covers, per parameterisation
+PROOF_STATEMENT = "⟨∇L(p), p^mm⟩ < 0 for every p, under Assumption B (an identity of the exact proof)"
 
 
 def evaluate(data: Dataset, prec: Precision, require_B: bool = True, factor=1, param: str = "p",
@@ -86,6 +88,9 @@ def evaluate(data: Dataset, prec: Precision, require_B: bool = True, factor=1, p
     if gaps is not None:  # under B the statement (and the bound when min m ≥ factor) is proven on every p
         proof, bound_proven = descent_on_domain_b2(data.T, model.opt, gaps, margins, DOMAIN.get(param, "every θ"),
                                                    factor)
+        identity_certificates(out, claim="mmts.lemma4", data=data, statement=PROOF_STATEMENT,
+                              identities=[("softmax-derivative", 0)] +
+                              [("indicator-covariance", o) for o in sorted(set(model.opt))])
     covered = out.cover if not proof else (lambda text: None)  # beside the proof the probes only corroborate
     if points is None:
         dirs, probes = descent_probes(data, param, q, scales, random_dirs, prec.dps)

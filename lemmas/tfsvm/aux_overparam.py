@@ -40,6 +40,7 @@ from verify.geometry.stationarity import PROBE_SCALES, exact_gradient_at_zero, p
 from verify.geometry.tfsvm_cones import CorrelationTables, correlations
 from verify.kit.assumptions import assumption_a
 from verify.kit.descent_proof import descent_on_domain_variance
+from verify.kit.identity_certificates import identity_certificates
 from verify.kit.probe_inequality import point_label
 from verify.models.attention import LinearLogitModel, dot, features
 from verify.numbers.precision import Precision, to_arb
@@ -78,6 +79,10 @@ def evaluate(data: Dataset, prec: Precision, require_independent: bool = True, l
              for F, g in zip(Fi, gi))
     # with (1) the statement is proven on every W by exact algebra (kit.descent_proof); the probes corroborate it
     proof = descent_on_domain_variance(data.T, data.scores, DOMAIN) if ok else []
+    if proof:
+        identity_certificates(out, claim="tfsvm.aux.overparam-no-stationary", data=data,
+                              identities=[("softmax-derivative", 0), ("variance", 0)],
+                              statement="⟨∇L(W), V⋆⟩ < 0 for every W (an identity of the exact proof)")
     out.add(Evidence("X_iV⋆z_i = γ_i for every i (exact)", ok, "==", True, proves=DOMAIN if ok else "",
                      note="V⋆ = (" + ", ".join(str(x) for x in V) + ")"))
     opts = [(o[0],) for o in data.optimal_tokens()]

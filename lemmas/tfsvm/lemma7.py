@@ -29,6 +29,7 @@ from verify.claims import Claim, Outcome, corroborating, register
 from verify.claims.registry import Parameter
 from verify.data import tfsvm as D
 from verify.data.generators import random_dataset
+from verify.kit.identity_certificates import identity_certificates
 from verify.kit.key_lemma import domain_proof, key_lemma_scan, unique_reference
 from verify.models.attention import features
 from verify.numbers.precision import Precision
@@ -45,6 +46,8 @@ def evaluate(data, prec: Precision, factor=2, power=2, v_count: int = 3, hardest
                           names=("W-direction", "‖W‖∞", "V"), hardest_q=hardest_v)
     out.add(*corroborating(scan.evidence()))  # probes of what the exact proof below covers
     out.add(*domain_proof(data.T, factor, power))  # the whole domain, by exact algebra
+    identity_certificates(out, claim="tfsvm.lemma7", data=data, identities=[("key-lemma", 0)],
+                          statement="the Key Lemma's identity, for every s in the simplex and all a, γ (exact proof)")
     for text in scan.covered[1:]:  # the seeded-only logit directions (hardest off); every W is proven below
         out.cover(text)
     out.notes.append(f"probe points: {scan.covered[0]} (every W is covered by the exact proof on the whole domain)")

@@ -61,6 +61,7 @@ from verify.geometry.stationarity import (
 from verify.geometry.tfsvm_cones import lmm_directions
 from verify.kit.descent_proof import descent_on_domain_b1, descent_on_domain_b2
 from verify.kit.global_descent import tfsvm_hypotheses
+from verify.kit.identity_certificates import identity_certificates
 from verify.kit.probe_inequality import point_label
 from verify.kit.region_inequality import descent_margin, prove_on_halved_boxes
 from verify.models.attention import LinearLogitModel, features
@@ -70,6 +71,7 @@ UNIFORM_RADII = (1, 10, 100, 1000)
 REGION = "auto"  # ⟨∇L(W), W^mm⟩ < 0 proven on a box ‖W‖∞ ≤ r; "auto": the logit-scale box, halved until proven
 REGION_RUNGS, REGION_BOXES, REGION_MAX_DIM = 10, 200, 4  # d² ≤ 4 coordinates (d ≤ 2): larger boxes cost too much
 DOMAIN = "every W ∈ ℝ^{d×d}"  # what the exact proof covers (kit.descent_proof)
+PROOF_STATEMENT = "⟨∇L(W), W^mm⟩ < 0 for every W, under B.1 or B.2 (an identity of the exact proof)"
 
 
 def evaluate(data: Dataset, prec: Precision, require_B: bool = True, loss: str = "logistic",
@@ -92,6 +94,10 @@ def evaluate(data: Dataset, prec: Precision, require_B: bool = True, loss: str =
         proof, bound_proven = descent_on_domain_b2(data.T, model.opt, b2.gaps, margins, DOMAIN)
     elif b1:
         proof = descent_on_domain_b1(data.T, model.opt, data.scores, DOMAIN)
+    if proof:
+        identity_certificates(out, claim="tfsvm.lemma9", data=data, statement=PROOF_STATEMENT,
+                              identities=[("softmax-derivative", 0)] +
+                              [("indicator-covariance", o) for o in sorted(set(model.opt))])
     covered = out.cover if not proof else (lambda text: out.notes.append(f"probes corroborating the proof: {text}"))
     if points is None:
         extra = [(f"LMM ray W^mm_α, α = {a}", d) for a, d in lmm_directions(data, prec.dps)]

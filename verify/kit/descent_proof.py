@@ -29,6 +29,7 @@ from fractions import Fraction
 from functools import lru_cache
 
 from verify.claims import Evidence
+from verify.numbers.identities import expand_sympy
 
 
 @lru_cache(maxsize=None)
@@ -52,31 +53,14 @@ def softmax_derivative_identity(T: int) -> bool:
 @lru_cache(maxsize=None)
 def indicator_covariance_identity(T: int, o: int = 0) -> bool:
     """sympy, (I) for token o of T: Cov_s(c𝟙 + λe_o, y) − λ s_o Σ_{t≠o} s_t(y_o − y_t) expands to 0, with
-    s_o = 1 − Σ_{t≠o} s_t (every s in the simplex), for all c, λ, y."""
-    import sympy
-
-    c, lam = sympy.symbols("c lam")
-    free = sympy.symbols(f"s1:{T}")
-    y = sympy.symbols(f"y1:{T + 1}")
-    rest = iter(free)
-    s = [1 - sum(free) if t == o else next(rest) for t in range(T)]
-    x = [c + (lam if t == o else 0) for t in range(T)]
-    cov = sum(s[t] * x[t] * y[t] for t in range(T)) - sum(s[t] * x[t] for t in range(T)) * sum(s[t] * y[t] for t in range(T))
-    form = lam * s[o] * sum(s[t] * (y[o] - y[t]) for t in range(T) if t != o)
-    return sympy.expand(cov - form) == 0
+    s_o = 1 − Σ_{t≠o} s_t (every s in the simplex), for all c, λ, y (``verify.numbers.identities``)."""
+    return expand_sympy("indicator-covariance", T, o)
 
 
 @lru_cache(maxsize=None)
 def variance_identity(T: int) -> bool:
     """sympy, (V): Σ_t s_tγ_t² − (Σ_t s_tγ_t)² − Σ_{t<u} s_t s_u(γ_t − γ_u)² expands to 0 with s₁ = 1 − Σ_{t≥2} s_t."""
-    import sympy
-
-    free = sympy.symbols(f"s2:{T + 1}")
-    g = sympy.symbols(f"g1:{T + 1}")
-    s = (1 - sum(free),) + tuple(free)
-    var = sum(s[t] * g[t] ** 2 for t in range(T)) - sum(s[t] * g[t] for t in range(T)) ** 2
-    pairs = sum(s[t] * s[u] * (g[t] - g[u]) ** 2 for t in range(T) for u in range(t + 1, T))
-    return sympy.expand(var - pairs) == 0
+    return expand_sympy("variance", T)
 
 
 def _derivative_item(T: int, domain: str) -> Evidence:

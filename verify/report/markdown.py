@@ -106,10 +106,11 @@ def verdict_markdown(v, figure_paths: dict, reproduce: str | None = None, cert_p
             if f.caption:
                 lines += [f"*{f.caption}*", ""]
     if cert_paths:
-        lines += ["## Region certificates", "",
-                  "Each file lists the leaves of a bisection of the region with the enclosure that decides each; "
-                  "`python -m verify recheck FILE` re-verifies it with an independent interval engine (mpmath's "
-                  "`iv`), without the search.", ""]
+        lines += ["## Certificates", "",
+                  "A region certificate lists the leaves of a bisection of the region with the enclosure that decides "
+                  "each; an identity certificate names a polynomial identity of an exact proof. `python -m verify "
+                  "recheck FILE` re-verifies either without the search, with an independent engine (mpmath's `iv` "
+                  "intervals; FLINT's multivariate polynomials).", ""]
         lines += [f"- [{path}]({path}): {_cell(text)}" for path, text in cert_paths]
         lines.append("")
     if js["notes"]:
@@ -151,6 +152,14 @@ def prepare_report_folder(folder: str, flag: str = "--report") -> str:
     return folder
 
 
+def _cert_name(cert: dict) -> str:
+    """A certificate's name in its file: the region's margin, or "identity-<name>[-o<token>]"."""
+    if "margin" in cert:
+        return cert["margin"]["name"]
+    spec = cert["identity"]
+    return f"identity-{spec['name']}" + (f"-o{spec['args']['o']}" if "o" in spec["args"] else "")
+
+
 def write_claim_report(v, folder: str, reproduce: str | None = None) -> str:
     """Write figures/<id>-<name>.png, <id>.json and last <id>.md (the page); return the markdown path."""
     try:
@@ -164,14 +173,17 @@ def write_claim_report(v, folder: str, reproduce: str | None = None) -> str:
         paths[fig.name] = rel
     certs = []
     for dataset, cert in getattr(v, "certificates", ()):
-        rel = f"certificates/{slug(v.claim.id)}-{_file_part(dataset)}-{_file_part(cert['margin']['name'])}.json"
+        rel = f"certificates/{slug(v.claim.id)}-{_file_part(dataset)}-{_file_part(_cert_name(cert))}.json"
         try:
             os.makedirs(os.path.join(folder, "certificates"), exist_ok=True)
         except OSError as exc:
             raise DestinationError(f"--report {folder}: cannot create certificates/ ({exc.strerror or exc})")
         write_atomic(os.path.join(folder, rel), json.dumps(cert, indent=1, ensure_ascii=False) + "\n")
-        n = len(cert["leaves"])
-        certs.append((rel, f"{dataset}: {cert['statement']} — {n} {'leaf' if n == 1 else 'leaves'}"))
+        if "leaves" in cert:
+            n = len(cert["leaves"])
+            certs.append((rel, f"{dataset}: {cert['statement']} — {n} {'leaf' if n == 1 else 'leaves'}"))
+        else:
+            certs.append((rel, f"{dataset}: {cert['statement']} — an exact polynomial identity"))
     md_path = os.path.join(folder, f"{slug(v.claim.id)}.md")
     js = v.to_json()
     if certs:
