@@ -108,3 +108,25 @@ def test_variance_identity_and_the_spread_item(T):
     items = descent_on_domain_variance(3, [(1, 1, 1), (0, Fraction(5, 2), -1)], DOMAIN)
     assert items[-1].value == Fraction(7, 2) and all(e.decide() and e.level == "proven" for e in items)
     assert descent_on_domain_variance(2, [(1, 1), (3, 3)], DOMAIN)[-1].decide() is False
+
+
+def test_margin_cone_proof_decides_its_three_comparisons_from_exact_constants():
+    """T = 3, Γ = 2, A = 3, least gap 1, largest gap 2, μ = 1/2: the ratios are (L1) η·2·2·3/(2·1) = 6η, (L2 lower)
+    η·2·(6 + 1/2)/(1/2) = 26η, (L2 upper) η·2·2/(2·2) = η (by hand). η = 1/100 proves all three; η = 1/20 breaks the
+    lower bound's condition only (26/20 > 1) — a sufficient condition failing, for the claim to fall back on its
+    samples; a W^mm margin below 1 fails its exact item."""
+    from flint import arb
+
+    from verify.kit.descent_proof import margin_cone_proof
+
+    def items(eta, margins=((None, 1, 2),)):
+        return margin_cone_proof(T=3, Gamma=2, A=arb(3), gaps=(1,), gap_bars=(2,), wmm_margins=list(margins),
+                                 mu=Fraction(1, 2), eta=arb(eta.numerator) / eta.denominator, domain=DOMAIN)
+
+    good = items(Fraction(1, 100))
+    assert all(e.decide() is True and e.level == "proven" for e in good)
+    l1, low, up = good[3:]
+    assert (l1.value - arb(6) / 100).abs_upper() < 1e-14 and (low.value - arb(26) / 100).abs_upper() < 1e-14
+    assert (up.value - arb(1) / 100).abs_upper() < 1e-14  # 53-bit balls (no working precision set)
+    assert [e.decide() for e in items(Fraction(1, 20))[3:]] == [True, False, True]
+    assert items(Fraction(1, 100), ((None, Fraction(1, 2), 2),))[2].decide() is False

@@ -10,7 +10,7 @@ import pytest
 
 from verify.numbers import identities as I
 
-NAMES = ("key-lemma", "indicator-covariance", "variance", "softmax-derivative")
+NAMES = ("key-lemma", "indicator-covariance", "variance", "pairwise-covariance", "softmax-derivative")
 
 
 @pytest.mark.parametrize("name", NAMES)

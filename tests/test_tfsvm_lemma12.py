@@ -1,4 +1,4 @@
-"""tfsvm.lemma12 (margin cone: no stationary point, two-sided bounds): defaults HOLD certified; D-NB at W z = (0, −10)
+"""tfsvm.lemma12 (margin cone: no stationary point, two-sided bounds): defaults HOLD, proven on the whole cone; D-NB at W z = (0, −10)
 with V = W^mm lies outside the cone (NOT_APPLICABLE naming it) and, with the cone dropped, is VIOLATED with
 −⟨∇L(W), W^mm⟩ = −0.1325 (recomputed by hand in mpmath); R_μ against the hand formula; the lower bound is attained up
 to its factor 2 (the μ/2 slack of (58)) on n = 1 data; a tie → NOT_APPLICABLE."""
@@ -17,9 +17,11 @@ from verify.numbers.precision import working_precision
 OUTSIDE = dict(points=[("W z = (0, -10)", (0, 0, -10, 0))], vs=[("W^mm", (Fraction(1, 2), 0, Fraction(1, 2), 0))])
 
 
-def test_defaults_hold_certified():
+def test_defaults_hold_proven_on_the_whole_cone():
     v = run_claim(lemma12.CLAIM, lemma12.CLAIM.default_datasets(), dps=30)
-    assert v.verdict == "HOLDS" and v.certainty == "certified"
+    # the reduction (kit.descent_proof.margin_cone_proof) holds at R_μ on every default dataset: the unbounded cone
+    assert (v.verdict, v.certainty) == ("HOLDS", "proven")
+    assert v.range.startswith("every W ∈ C̄_(μ,R_μ) and V ∈ S_μ with ‖V‖ = ‖W^mm‖ (μ = 1/2)")
 
 
 def test_dnb_outside_the_cone_not_applicable():

@@ -178,7 +178,9 @@ CLAIM = register(Claim(id="mmts.lemma4", paper="mmts", number="Lemma 4", kind="i
                        check=evaluate, default_datasets=default_datasets,
                        aliases=("global-descent-direction", "gmm-descent"), regions={"descent-box": descent_box},
                        parameters=(
-                           Parameter("p", "for every p ∈ ℝ^d", "range",
-                                     "probe points: ±p^mm, non-optimal selections, keys, LMM rays and 6 seeded "
-                                     "directions at ‖p‖∞ ∈ {0, …, 1000}; proven on every p of a box ‖p‖∞ ≤ r (d ≤ 4; "
-                                     "a region certificate) (named in the verdict)"),)))
+                           Parameter("p", "for every p ∈ ℝ^d", "hardest",
+                                     "proven for every p under Assumption B by exact algebra (kit.descent_proof: the "
+                                     "covariance identities, the exact signs of the gaps and margins); without B, "
+                                     "probe points (±p^mm, non-optimal selections, keys, LMM rays, 6 seeded "
+                                     "directions at ‖p‖∞ ∈ {0, …, 1000}) and a box ‖p‖∞ ≤ r proven by a region "
+                                     "certificate (d ≤ 4), named in the verdict"),)))

@@ -190,7 +190,8 @@ CLAIM = register(Claim(id="tfsvm.lemma9", paper="tfsvm", number="Lemma 9", kind=
                        statement=STATEMENT, check=evaluate, default_datasets=default_datasets,
                        aliases=("global-descent-direction",), regions={"descent-box": descent_box},
                        parameters=(
-                           Parameter("W", "for all W ∈ ℝ^{d×d}", "range",
-                                     "±W^mm, non-optimal selections, ±F_it, every LMM ray and 4 seeded directions at "
-                                     "‖W‖∞ ∈ {0, …, 1000}, and the tie points; proven on every W of a box ‖W‖∞ ≤ r "
-                                     "(d ≤ 2; a region certificate) (named in the verdict)"),)))
+                           Parameter("W", "for all W ∈ ℝ^{d×d}", "hardest",
+                                     "proven for every W under B.1 or B.2 by exact algebra (kit.descent_proof); "
+                                     "without B, ±W^mm, non-optimal selections, ±F_it, every LMM ray and 4 seeded "
+                                     "directions at ‖W‖∞ ∈ {0, …, 1000}, the tie points, and a box ‖W‖∞ ≤ r proven by "
+                                     "a region certificate (d ≤ 2), named in the verdict"),)))

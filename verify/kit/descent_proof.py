@@ -119,3 +119,49 @@ def descent_on_domain_b1(T: int, opts, scores, domain: str) -> list:
     items.append(Evidence("min_{i, t≠opt} (γ_i,opt − γ_it) (exact: the sign of Cov_s(γ_i, F_iV) = s_opt Σ_t≠opt "
                           "s_t(γ_opt − γ_t), by (I))", gap, ">", 0, proves=domain))
     return items
+
+
+def margin_cone_proof(*, T: int, Gamma, A, gaps, gap_bars, wmm_margins, mu, eta, domain: str) -> list:
+    """tfsvm Lemma 12 on the whole margin cone C̄_{μ,R} (unbounded), by a reduction to three certified comparisons
+    at R per sequence. In S_μ every logit gap b_opt − b_t ≥ μΘ‖W‖, so s_t ≤ η s_opt with η = e^{−μΘR} (``eta``, a
+    ball) once ‖W‖ ≥ R, and q = 1 − s_opt ≤ (T−1)η s_opt. By the pairwise form Cov_s(γ, a) = Σ_{t<u} s_t s_u(γ_t −
+    γ_u)(a_t − a_u) (an identity), the pairs with opt give ≥ s_opt q g m (g the sequence's least score gap, m the
+    least logit margin of the direction: 1 for W^mm, μ for V ∈ S_μ with ‖V‖ = ‖W^mm‖ = 1/Θ) and the others at most
+    Γ A q (T−1)η s_opt/2 (|a_t − a_u| ≤ ‖x_t − x_u‖‖z‖‖V‖_F ≤ A, (53)). Hence, per sequence i:
+
+    * (L1) Cov_i(γ, X W^mm z) > 0 when η(T−1)ΓA < 2g_i;
+    * (L2, lower) Cov_i ≥ (μ/2) q_i g_i when η(T−1)(ΓA + μg_i) ≤ μg_i (with s_opt ≥ 1/(1 + (T−1)η));
+    * (L2, upper) Cov_i ≤ 2A q_i γ̄_i when η(T−1)Γ ≤ 2γ̄_i (s_opt ≤ 1, |a_opt − a_t| ≤ A);
+
+    and −⟨∇L(W), V⟩ = (1/n)Σ|ℓ'(φ_i)|Cov_i (the softmax derivative, ℓ' < 0 by Assumption A) carries them to the
+    statement termwise. The items: the two identities (sympy), W^mm's least margin ≥ 1 (exact), and the three
+    comparisons (the worst sequence's ratio, enclosed)."""
+    from flint import arb
+
+    from verify.numbers.precision import to_arb
+
+    Ga, m = to_arb(Gamma), to_arb(mu)
+    def worst(balls):  # an enclosure of the largest ratio (arb max: every ball's upper end counts)
+        out = balls[0]
+        for b in balls[1:]:
+            out = out.max(b)
+        return out
+
+    l1 = worst([eta * (T - 1) * Ga * A / (2 * to_arb(g)) for g in gaps])
+    low = worst([eta * (T - 1) * (Ga * A + m * to_arb(g)) / (m * to_arb(g)) for g in gaps])
+    up = worst([eta * (T - 1) * Ga / (2 * to_arb(g)) for g in gap_bars])
+    least = min(x for row in wmm_margins for x in row if x is not None)
+    return [
+        _derivative_item(T, domain),
+        Evidence(f"(P) Cov_s(γ, a) ≡ Σ_t<u s_t s_u(γ_t − γ_u)(a_t − a_u) (sympy, T = {T})",
+                 expand_sympy("pairwise-covariance", T), "==", True, proves=domain,
+                 note="a polynomial identity on the simplex"),
+        Evidence("min_{i, t≠opt} (x_opt − x_t)ᵀW^mm z_i (exact; ≥ 1: the Att-SVM margins)", least, ">=", 1,
+                 proves=domain),
+        Evidence("(L1) max_i η(T−1)ΓA/(2γ^gap_i), η = e^{−μΘR} (< 1: −⟨∇L(W), W^mm⟩ > 0 on the cone)", l1, "<", 1,
+                 proves=domain),
+        Evidence("(L2 lower) max_i η(T−1)(ΓA + μγ^gap_i)/(μγ^gap_i) (≤ 1: the lower bound on the cone)", low, "<=", 1,
+                 proves=domain),
+        Evidence("(L2 upper) max_i η(T−1)Γ/(2γ̄^gap_i) (≤ 1: the upper bound on the cone)", up, "<=", 1,
+                 proves=domain, note=f"η = {eta.mid().str(6, radius=False) if isinstance(eta, arb) else eta}"),
+    ]

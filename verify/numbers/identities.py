@@ -12,6 +12,7 @@ Identities (T tokens; s₁ = 1 − Σ_{t≥2} s_t puts s on the simplex's affine
 * ``key-lemma``: aᵀdiag(s)γ − aᵀssᵀγ − Σ_{t≥2}(a₁−a_t)s_t(γ₁−γ_t) + (Σ_{t≥2}s_t(a₁−a_t))(Σ_{t≥2}s_t(γ₁−γ_t));
 * ``indicator-covariance`` (token o): Cov_s(c𝟙 + λe_o, y) − λ s_o Σ_{t≠o} s_t(y_o − y_t);
 * ``variance``: Σ_t s_tγ_t² − (Σ_t s_tγ_t)² − Σ_{t<u} s_t s_u(γ_t − γ_u)²;
+* ``pairwise-covariance``: Cov_s(γ, a) − Σ_{t<u} s_t s_u(γ_t − γ_u)(a_t − a_u);
 * ``softmax-derivative``: with u_t = e^{a_t} and e^{εb_t} = 1 + εb_t + O(ε²), U = Σu: the ε-coefficient of
   U(ε)·Σγ_t u_t(1 + εb_t) − (Σγ_t u_t)·U(ε)' — i.e. U²·d/dε[γᵀS(a + εb)]₀ — minus U²·Cov_{u/U}(γ, b).
 """
@@ -30,6 +31,8 @@ def _names(name: str, T: int) -> list[str]:
         return [f"s{t}" for t in range(1, T)] + ["c", "lam"] + [f"y{t}" for t in range(1, T + 1)]
     if name == "variance":
         return [f"s{t}" for t in range(2, T + 1)] + [f"g{t}" for t in range(1, T + 1)]
+    if name == "pairwise-covariance":
+        return [f"s{t}" for t in range(2, T + 1)] + [f"g{t}" for t in range(1, T + 1)] + [f"a{t}" for t in range(1, T + 1)]
     if name == "softmax-derivative":
         return ["eps"] + [f"u{t}" for t in range(1, T + 1)] + [f"g{t}" for t in range(1, T + 1)] + \
             [f"b{t}" for t in range(1, T + 1)]
@@ -63,6 +66,13 @@ def _difference(name: str, v: dict, T: int, o: int = 0):
         S = [1 - sum(rest)] + rest
         var = sum(S[t] * g[t] ** 2 for t in range(T)) - sum(S[t] * g[t] for t in range(T)) ** 2
         return var - sum(S[t] * S[u] * (g[t] - g[u]) ** 2 for t in range(T) for u in range(t + 1, T))
+    if name == "pairwise-covariance":
+        g = [v[f"g{t}"] for t in range(1, T + 1)]
+        a = [v[f"a{t}"] for t in range(1, T + 1)]
+        rest = [v[f"s{t}"] for t in range(2, T + 1)]
+        S = [1 - sum(rest)] + rest
+        cov = sum(S[t] * g[t] * a[t] for t in range(T)) - sum(S[t] * g[t] for t in range(T)) * sum(S[t] * a[t] for t in range(T))
+        return cov - sum(S[t] * S[u] * (g[t] - g[u]) * (a[t] - a[u]) for t in range(T) for u in range(t + 1, T))
     if name == "softmax-derivative":
         eps = v["eps"]
         u = [v[f"u{t}"] for t in range(1, T + 1)]
