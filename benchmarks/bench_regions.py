@@ -62,7 +62,7 @@ def key_lemma_rows(max_T: int):
 
 
 PROVEN = ("mmts.lemma3", "tfsvm.lemma7", "mmts.lemma4", "tfsvm.lemma9", "tfsvm.aux.overparam-no-stationary",
-          "tfsvm.lemma6")
+          "tfsvm.lemma6", "tfsvm.lemma12")
 
 
 def proven_rows(dps: int):
