@@ -128,3 +128,112 @@ def test_proven_on_domain_decides_every_constant_exactly(factor, power, holds):
         x = Fraction(sup.note.split("x = ")[1].split(":")[0])
         s, a, g = [1 - x, x / 2, x / 2], [1, -1, -1], [1, 0, 0]
         assert sup.value == abs(_printed_lhs(s, a, g)) / (f * x ** power) > 1
+
+
+# ----- the scan's items, ties, saturation and coverage (one T = 2 sequence: the bound attained everywhere) -------
+T2 = ([[(F(1),), (F(-1),)]], [(F(1), F(0))])  # keys ±1, γ = (1, 0): a = (q, −q), ratio exactly 1 at every point
+
+
+@pytest.fixture(scope="module")
+def tied():
+    with working_precision(20):
+        return key_lemma_scan(*T2, ((0,),))
+
+
+def test_a_t2_scan_attains_the_bound_and_ties_are_decided_exactly(tied):
+    """T = 2: LHS = −s₂²(a₁ − a₂)(γ₁ − γ₂) and factor·Γ·A·s₂² = 2·1·|q|·s₂², so the ratio is 1 at every point (a
+    = (q, −q)); the tie bound M_a·M_γ/(2·Γ·A) = 2|q|·1/(2|q|) = 1. Defaults: q_count = 3 seeded q's plus the one
+    vertex (1, −1); 6 directions (4 seeded, ±(k₁ − k₂)); 8 scales. The tally's value is the exact 1 of a tie."""
+    dirs = directions(T2[0], count=SEEDED_DIRECTIONS, seed=0)
+    n = len(dirs) * len(SCALES) * (3 + 1)
+    assert len(dirs) == 6 and tied.ratio.coverage.points == n == tied.overlap.coverage.points
+    assert 0 < tied.ties <= n and tied.ratio.evidence().value == 1
+    ratio, overlap, dev, sat = tied.evidence()
+    assert ratio.decide() is True and overlap.decide() is True
+    assert ratio.note.startswith(f"{tied.ties} point(s) where the bound is attained (the ball straddles it)")
+    assert dev.residual is True and dev.value.overlaps(tied.deviation) and 0 < tied.deviation < arb(10) ** -20
+    assert sat.value.overlaps(tied.min_off) and sat.relation == "~"
+    assert "vertex 0 of {‖Kq‖∞ ≤ 1}" in " ".join([ratio.coverage.worst_at, ratio.note]) or tied.ties
+
+
+def test_a_t2_scan_saturation_and_the_smallest_off_mass(tied):
+    """Saturation: one record per scale along direction 0 and q 0: (log10(1 − s₁), ratio 1); at scale 0 the
+    softmax is uniform, 1 − s₁ = 1/2. The smallest 1 − s₁: ‖p‖∞ = 1000 along a direction with p > 0, logits
+    (1000, −1000): 1 − s₁ = e^{−2000}/(1 + e^{−2000})."""
+    import math
+
+    import mpmath
+
+    assert len(tied.saturation) == len(SCALES)
+    assert abs(tied.saturation[0][0] - math.log10(0.5)) < 1e-12 and all(abs(r - 1) < 1e-12 for _, r in tied.saturation)
+    with mpmath.workdps(30):
+        want = mpmath.log(mpmath.exp(-2000) / (1 + mpmath.exp(-2000)))
+        assert abs(mpmath.log(mpmath.mpf(tied.min_off.mid().str(25, radius=False))) - want) < 1e-15
+
+
+def test_power_one_has_no_ties_and_the_bound_holds_by_enclosure():
+    """power 1, factor 3: the ratio is (2/3)(1 − s₁) < 2/3 (T = 2), decided by the enclosures, no tie structure;
+    its largest value, where s₁ → 0 (‖p‖∞ = 1000 along a direction with p < 0), is 2/3 to many digits."""
+    with working_precision(20):
+        scan = key_lemma_scan(*T2, ((0,),), factor=3, power=1, q_count=1)
+        e = scan.ratio.evidence()
+        assert scan.ties == 0 and e.decide() is True and "the bound is attained" not in e.note
+        assert abs(e.value - arb(2) / 3) < arb(10) ** -15
+
+
+def test_a_smaller_factor_fails_at_the_tie():
+    """factor 1: the ratio is 2 at every point, its ball certainly above 1 (no tie): the ratio tally fails at 2."""
+    with working_precision(20):
+        scan = key_lemma_scan(*T2, ((0,),), factor=1, q_count=1)
+    assert scan.ratio.evidence().decide() is False and abs(scan.ratio.evidence().value - 2) < 1e-15 and scan.ties == 0
+
+
+def test_the_scan_names_its_coverage_for_w():
+    """names = (direction, ‖W‖∞, z): the covered text names W's scale and the feature differences; the vertex
+    labels name {‖Xzz‖∞ ≤ 1}."""
+    with working_precision(20):
+        scan = key_lemma_scan(*T2, ((0,),), q_count=1, names=("d", "‖W‖∞", "z"), hardest_q=False)
+    assert scan.covered[0].startswith("W along 4 seeded directions and ± each sequence's feature differences, ‖W‖∞ ∈ {")
+    assert scan.covered[1] == "z ∈ 1 seeded directions"
+    from verify.kit.key_lemma import _logits
+
+    assert _logits("q") == "Kq" and _logits("z") == "Xzz"
+
+
+def test_two_sequences_use_their_own_reference_and_directions():
+    """Sequence 1 has its optimal token last (reference 2): its LHS uses a₂ − a_t; scanning it alone or beside
+    sequence 0 gives the same worst ratio for it, and the counts add up."""
+    feats = [[(F(1), F(0)), (F(0), F(1)), (F(0), F(0))], [(F(0), F(0)), (F(1), F(1)), (F(2), F(-1))]]
+    scores = [(F(1), F(0), F(0)), (F(0), F(1, 2), F(2))]
+    with working_precision(20):
+        both = key_lemma_scan(feats, scores, ((0,), (2,)), q_count=1)
+        one = key_lemma_scan(feats[1:], scores[1:], ((2,),), q_count=1)
+        zero = key_lemma_scan(feats[:1], scores[:1], ((0,),), q_count=1)
+        wrong = key_lemma_scan(feats[1:], scores[1:], ((0,),), q_count=1)
+    assert both.ratio.coverage.points == one.ratio.coverage.points + zero.ratio.coverage.points
+    assert both.ratio.evidence().decide() is True and not wrong.ratio.evidence().value.overlaps(one.ratio.evidence().value)
+    assert len(both.saturation) == 2 * len(SCALES)
+
+
+def test_proven_on_domain_witness_is_the_first_failing_x():
+    """power 3, factor 8: the ratio on the family is (2/8)/x = 1/(4x) > 1 first at x = 1/8 of 1/2, 1/4, 1/8 (x = 1/4
+    gives exactly 1); power 1, factor 3/2: (4/3)x > 1 first at x = 7/8 of 1/2, 3/4, 7/8 (3/4 gives exactly 1)."""
+    from verify.kit.key_lemma import proven_on_domain
+
+    _, sup = proven_on_domain(3, 8, 3)
+    assert "x = 1/8:" in sup.note and sup.value == 2
+    _, sup = proven_on_domain(3, F(3, 2), 1)
+    assert "x = 7/8:" in sup.note and sup.value == F(7, 6)
+    _, sup = proven_on_domain(2, 2, 2, symbol="W")
+    assert sup.value == 1 and "W = (1, −1, …, −1)" in sup.note and "s₁ = 1/2 it is 1 (exact)" in sup.note
+
+
+def test_proven_on_domain_without_the_identity_searches_a_witness(monkeypatch):
+    """The identity refuted (a stand-in): the sup item is no proof; the family's ratio is 1 at every x for factor 2,
+    power 2, so the search runs its 4000 steps, x = 1 − 2^−4001, and reports the exact 1."""
+    from verify.kit import key_lemma as K
+
+    monkeypatch.setattr(K, "identity_holds", lambda T: False)
+    ident, sup = K.proven_on_domain(3)
+    assert ident.decide() is False and sup.value == 1
+    assert f"x = {1 - F(1, 2**4001)}:" in sup.note
