@@ -446,3 +446,72 @@ def test_flow_trends_use_the_second_half_only():
     run = SimpleNamespace(omc=omc, times=[(arb(k), arb(k)) for k in range(1, 9)])
     _, rates = I.flow_trends([run], arb(1), 2)
     assert abs(rates[0][0][0] - 2) < 1e-9
+
+
+def _fake_setup(scan, R, fixed_R):
+    fake = SimpleNamespace(mu0=F(1, 100), mu=F(1, 200), mu_how="how", mstar=None, mstar_what="", scan=scan, R=R,
+                           fixed_R=fixed_R)
+    fake._radius_ok = lambda r: Setup._radius_ok(fake, r)
+    return fake
+
+
+def test_first_order_tally_is_strict():
+    """An inward component exactly 0 at R is no invariance (the comparison is > 0, strict): VIOLATED; the tally
+    counts the points at r ≥ R only (R = 2: two points of r = 2 and 3, not the one at r = 1)."""
+    scan = [{"r": 1, "values": [(arb(-1), 0)]}, {"r": 2, "values": [(arb(0), 0)]}, {"r": 3, "values": [(arb(1), 1)]}]
+    out = Outcome()
+    assert Setup.first_order_evidence(_fake_setup(scan, 2, True), out) is True
+    tally = out.evidence[-1]
+    assert len(out.evidence) == 3 and tally.coverage.points == 2 and tally.decide() is False
+    scan[1]["values"] = [(arb("1e-30"), 0)]
+    out = Outcome()
+    Setup.first_order_evidence(_fake_setup(scan, 2, True), out)
+    assert out.evidence[-1].decide() is True
+
+
+def test_first_order_witness_item_from_the_scan():
+    """R not given: the witness item is the rule's on the scan's radii: R = 2 (values > 0 at 2 and 3)."""
+    scan = [{"r": 1, "values": [(arb(-1), 0)]}, {"r": 2, "values": [(arb(1), 0)]}, {"r": 3, "values": [(arb(1), 1)]}]
+    out = Outcome()
+    assert Setup.first_order_evidence(_fake_setup(scan, 2, False), out) is True
+    wit, tally = out.evidence[2], out.evidence[3]
+    assert wit.value == 2 and wit.decide() is True and tally.coverage.points == 2 and "witness R = 2" in tally.note
+
+
+def test_theorem_starts_take_two_in_plane_directions_and_an_interior_point():
+    """A stand-in set-up with three in-plane directions: two boundary starts (level μ) from the first two, the interior
+    one (level μ/4) from the first; the hypotheses computed on the returned points (p̄ = e₁, μ = 1/2, R = 2)."""
+    calls = []
+
+    def start(u, level, r):
+        calls.append((u, level, r))
+        return [to_arb(3), to_arb(u)]
+
+    fake = SimpleNamespace(in_plane_dirs=lambda: [1, 4, 5], start=start, mu=F(1, 2), pbar=[arb(1), arb(0)])
+    with working_precision(30):
+        pts, hyps = I.theorem_starts(fake, 2)
+    assert calls == [(1, F(1, 2), 2), (4, F(1, 2), 2), (1, F(1, 8), 2)]
+    assert [lab for _, lab in pts] == ["boundary u0", "boundary u1", "interior (level μ/4) u0"]
+    # (3, 1): 1 − corr = 1 − 3/√10 ≈ 0.051 ≤ 1/2, ‖p‖ ≈ 3.16 ≥ 2; (3, 4): 1 − 3/5 = 2/5 ≤ 1/2
+    assert [h.met for h in hyps] == [True, True, True]
+    fake.mu = F(1, 4)
+    with working_precision(30):
+        _, hyps = I.theorem_starts(fake, 2)
+    assert [h.met for h in hyps] == [True, False, True]
+    fake.mu = F(1, 2)
+    with working_precision(30):
+        _, hyps = I.theorem_starts(fake, 4)
+    assert [h.met for h in hyps] == [False, True, False]  # ‖(3, 1)‖ = √10 < 4, ‖(3, 4)‖ = 5
+
+
+def test_flow_trends_report_the_range_over_paths():
+    """Two paths with rates 1 and 2 and slopes 3 and 2 (tail halves): the items give "min … max"; the head half of
+    the times (slope 7) is not used."""
+    norms = [arb(10) ** k for k in range(1, 9)]
+    runs = []
+    for a, slope in ((2, 3), (1, 2)):
+        times = [(arb(7 * k), arb(k)) for k in range(4)] + [(arb(slope * k), arb(k)) for k in range(4, 8)]
+        runs.append(SimpleNamespace(omc=[(n, 5 / n ** a, None) for n in norms], times=times))
+    items, rates = I.flow_trends(runs, arb(2), "2")
+    assert items[0].value == "1.0000 … 2.0000" and items[1].value == "2.0000 … 3.0000"
+    assert [r for _, r in rates] == runs and "= 2 (" in items[1].note
