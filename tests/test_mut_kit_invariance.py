@@ -324,6 +324,7 @@ def test_theorem_starts_given(fig1b):
         pts, hyps = I.theorem_starts(S, 20, [[30, 0, 0], ["30", "3", "0"], [10, 0, 0], [20, 0, 0]])
     assert [lab for _, lab in pts] == ["start 0", "start 1", "start 2", "start 3"]
     assert [h.met for h in hyps] == [True, False, False, True] and pts[1][0][1] == 3
+    assert hyps[0].detail.startswith("μ − (1 − corr) = ") and hyps[0].detail.endswith(", R = 20")
 
 
 # ----- the existential R ---------------------------------------------------------------------------------------
@@ -515,3 +516,120 @@ def test_flow_trends_report_the_range_over_paths():
     items, rates = I.flow_trends(runs, arb(2), "2")
     assert items[0].value == "1.0000 … 2.0000" and items[1].value == "2.0000 … 3.0000"
     assert [r for _, r in rates] == runs and "= 2 (" in items[1].note
+
+
+# D1 with every key halved: p^mm = 2 (margins (1/2 + 1/2)p ≥ 1, (1/2)p ≥ 1, ...), σ = 2
+D2 = Dataset.make(X=[[[F(1, 2)], [F(-1, 2)], [0]], [[1], [0], [F(-1, 2)]]], Y=[1, 1], v=[1], name="d2")
+
+
+def test_setup_normalizes_p_mm_and_scales_by_sigma():
+    """‖p^mm‖ = 2: p̄ = p^mm/‖p^mm‖ = 1, σ = 2, the ladder 2·INVARIANCE_LADDER, the deep target max(10⁴σ, 10R)."""
+    with working_precision(30) as prec:
+        S = Setup(D2, prec, Outcome())
+        assert S.g.p_mm == (2,) and abs(S.nrm - 2) < TINY and abs(S.pbar[0] - 1) < TINY
+    assert S.sigma == 2 and S.radii == [2 * x for x in INVARIANCE_LADDER]
+    assert S.deep_target(20) == 20000 and S.deep_target(3000) == 30000
+    assert Setup.deep_target(SimpleNamespace(sigma=F(1, 2)), 100) == 5000
+
+
+def test_setup_uses_the_losses_smoothness_constant():
+    from verify.geometry.smoothness import smoothness_constant
+    from verify.models.losses import get_loss
+
+    with working_precision(30) as prec:
+        S = Setup(D.mmts_fig1b(), prec, Outcome(), loss="exponential")
+        want = smoothness_constant(D.mmts_fig1b(), get_loss("exponential")).value
+        other = smoothness_constant(D.mmts_fig1b(), get_loss("logistic")).value
+        assert S.Lp.overlaps(want) and not S.Lp.overlaps(other)
+
+
+def test_setup_reraises_an_interrupt_inside_the_gmm_solve(monkeypatch):
+    """A failure of the GMM's solve is swallowed (gmm None) — unless it carries a Ctrl-C."""
+    def interrupted(*a, **k):
+        raise ValueError("wrapped") from KeyboardInterrupt()
+
+    monkeypatch.setattr(I, "lmm_geometry", interrupted)
+    with working_precision(30) as prec, pytest.raises(KeyboardInterrupt):
+        Setup(D.mmts_fig1b(), prec, Outcome())
+
+
+def test_the_width_items_name_the_critical_width(fig1b):
+    S, _ = fig1b
+    out = Outcome()
+    S.first_order_evidence(out)
+    assert out.evidence[2].quantity == f"μ*: exact critical width ({S.mstar_what})" and S.mstar_what
+    assert out.evidence[-1].note.startswith("witness R = 20")
+
+
+def test_no_witness_follows_the_smallest_midpoint_at_the_last_radius(monkeypatch):
+    """Stand-ins record the direction and vector handed to the leading-term check: at the last radius the smallest
+    midpoint is direction 1 (−3 ± 0.1; its ball is not certainly below direction 0's −1 ± 5); the middle radius's
+    smallest is direction 0, the first's direction 2. v = p̄ − (1 − μ)q̄ with q̄ = cone_point(p̄, u_1, μ, 1)."""
+    seen = {}
+
+    def cone_point(pbar, u, m, r):
+        seen["cone"] = (u, m, r)
+        return [arb(3), arb(5)]
+
+    def asymptotic(quantity, g, qbar, v, loss, where):
+        seen["asym"] = (qbar, v, where)
+        from verify.claims import Evidence
+
+        return Evidence(quantity, arb(1), ">", 0)
+
+    monkeypatch.setattr(I, "cone_point", cone_point)
+    monkeypatch.setattr(I, "asymptotic_evidence", asymptotic)
+    scan = [{"r": 1, "values": [(arb(1), 0), (arb(2), 1), (arb(-9), 2)]},
+            {"r": 2, "values": [(arb(-7), 0), (arb(-3), 1), (arb(2), 2)]},
+            {"r": 3, "values": [(arb("-1 +/- 5"), 0), (arb("-3 +/- 0.1"), 1), (arb(2), 2)]}]
+    fake = _fake_setup(scan, None, False)
+    fake.scan_dirs, fake.pbar, fake.g, fake.loss, fake.mu = ["u0", "u1", "u2"], [arb(1), arb(2)], None, None, F(1, 4)
+    out = Outcome()
+    assert Setup.first_order_evidence(fake, out) is False
+    assert seen["cone"] == ("u1", F(1, 4), 1)
+    qbar, v, where = seen["asym"]
+    assert qbar == [3, 5] and where == "r = 3, direction 1"
+    assert abs(v[0] - to_arb(1 - F(3, 4) * 3)) < TINY and abs(v[1] - to_arb(2 - F(3, 4) * 5)) < TINY
+
+
+def test_require_target_uses_the_last_record_and_the_midpoints():
+    """Three records per path (the last decides, not the second); a final norm 5·10⁻¹³ short is within the relative
+    10⁻¹² tolerance; the smallest final norm by midpoint (300 ± 1 against 300.2: not certainly smaller, yet the
+    smaller midpoint); met: no detail; the value is not an enclosure."""
+    out = Outcome()
+    runs = [_run("a", [1, 500, arb("300.2")]), _run("b", [1, 500, 300 * (1 - 5e-13)])]
+    e = I.require_target(out, runs, 300)
+    (req,) = out.requirements
+    assert req.met is True and req.detail == "" and e.enclosed is False
+    assert abs(e.value - arb(300 * (1 - 5e-13))) < 1e-20
+    wide = SimpleNamespace(start_label="w", omc=[(arb(1), 0, 0), (arb(500), 0, 0), (arb("301 +/- 1"), 0, 0)],
+                           status="reached", steps=2)
+    e = I.require_target(Outcome(), [_run("a", [1, 500, arb("301.5")]), wide], 300)
+    assert e.value.mid() == 301
+    out = Outcome()
+    I.require_target(out, [_run("a", [1, 500, 300 * (1 - 2e-12)])], 300)
+    assert out.requirements[0].met is False
+
+
+def test_radius_evidence_names_the_trajectory_witness():
+    out = Outcome()
+    I.radius_evidence(_fakeS([], 5), out, [(5, None)], Decision(True, "rule", "d"))
+    assert out.evidence[0].quantity.startswith("trajectory witness R (first radius tried")
+
+
+def test_all_paths_take_the_first_decisions_rule():
+    d = I.all_paths([Decision(True, "r1", "a"), Decision(True, "r2", "b")], ["x", "y"])
+    assert d.rule == "r1" and I.all_paths([Decision(False, "r0", "a")], ["x"]).rule == "r0"
+
+
+def test_flow_trends_split_at_the_middle_of_log_norm():
+    """‖p‖ = 10^k, k ∈ {0, 3, 4, 6, 8}; 1 − corr = 100, 1 (off the rate), then 10^(4−2k) on k = 4, 6, 8: the second
+    half in log ‖p‖ (k ≥ (0 + 8)/2 = 4, inclusive) gives three points with a = 2, C = 10⁴ exactly. Splitting at 5
+    (from the second record, or from log 1 − corr of the first) or excluding k = 4 leaves two points (no fit);
+    splitting at 3 (the second last record) takes the off-rate point."""
+    ks = [0, 3, 4, 6, 8]
+    ys = [arb(100), arb(1)] + [arb(10) ** (4 - 2 * k) for k in ks[2:]]
+    run = SimpleNamespace(omc=[(arb(10) ** k, y, None) for k, y in zip(ks, ys)], times=[])
+    items, rates = I.flow_trends([run], arb(1), 2)
+    (a, C), r = rates[0]
+    assert r is run and abs(a - 2) < 1e-9 and abs(C - 10**4) < 1e-5 and len(items) == 1

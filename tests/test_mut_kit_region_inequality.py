@@ -50,6 +50,7 @@ def test_a_proven_region_is_one_certain_item_with_its_certificate(data):
     assert out.evidence == [item] and item.decide() is True and item.decided_by() == "region"
     assert (item.quantity, item.relation, item.bound) == ("q", ">", 0) and 1 - F(1, 2**20) < item.value <= 1
     p = item.proof
+    assert isinstance(p.seconds, float) and 0 <= p.seconds < 60
     assert (p.status, p.region, p.boxes, p.leaves, p.undecided_share, p.witness) == ("proven", "[0, 1]", 1, 1, 0.0, None)
     assert item.note.startswith("proven on the whole region (1 leaves, 1 boxes")
     (cert,) = out.certificates
@@ -122,11 +123,12 @@ def test_the_largest_decided_rung_is_the_item(data):
         item = RI.prove_on_largest(out, iter([F(1), F(1, 2), F(1, 4), F(1, 8)]), build, claim="toy", name="toy",
                                    data=data, dps=30, max_boxes=20)
     assert built == [1, F(1, 2), F(1, 4)] and out.evidence == [item]
-    assert item.decide() is True and item.quantity == "toy on [0, 1/4]"
-    assert item.note.endswith("; the larger regions [0, 1], [0, 1/2] were undecided within 20 boxes each "
+    assert item.decide() is True and item.quantity == "toy on [0, 1/4]" and item.proof.region == "[0, 1/4]"
+    assert item.note.startswith("proven on the whole region (") and item.note.endswith("; the larger regions [0, 1], [0, 1/2] were undecided within 20 boxes each "
                               "(the interval enclosure is too wide there)")
     (cert,) = out.certificates
-    assert cert["margin"]["params"]["r"] == "1/4"
+    assert cert["margin"] == {"name": "toy", "params": {"r": "1/4", "dataset": data.to_dict()}}
+    assert cert["claim"] == "toy" and cert["dps"] == 30 and cert["dataset_name"] == data.name
 
 
 def test_a_first_rung_decided_has_no_note_about_larger_regions_and_a_violation_ends_the_ladder(data):
@@ -190,6 +192,26 @@ def test_prove_on_largest_default_budget_is_100_boxes(data):
     assert "each undecided within 100 boxes" in item.note
 
 
+def test_a_rung_needs_more_boxes_than_its_budget(data):
+    """x² − x + 1/2 > 0 on [0, 2] takes 7 boxes: with 3 per rung it stays undecided (informative item)."""
+    m = Margin(lambda x, o: x[0] * x[0] - x[0] + o.const(F(1, 2)), (0,), (2,), ("x",), ">")
+    with working_precision(20):
+        item = RI.prove_on_largest(Outcome(), [F(1)], lambda r: ("q", m, {}, "reg"), claim="t", name="t", data=data,
+                                   dps=20, max_boxes=3)
+    assert item.decide() is None and item.informative
+
+
+def test_halved_boxes_pass_the_claim_on_to_the_certificate(data):
+    """The proven rung's certificate names the claim, the margin, the dataset and the digits given."""
+    with working_precision(20):
+        out = Outcome()
+        item = RI.prove_on_halved_boxes(out, "1/4", [[[1]]], lambda r: ("q", _tight(r), {}, f"[0, {r}]"), rungs=2,
+                                        claim="cl", name="nm", data=data, dps=20, max_boxes=5)
+    (cert,) = out.certificates
+    assert item.decide() is True and cert["claim"] == "cl" and cert["margin"]["name"] == "nm" and cert["dps"] == 20
+    assert cert["dataset_name"] == data.name and cert["margin"]["params"]["dataset"] == data.to_dict()
+
+
 @pytest.mark.parametrize("region, rungs, expected", [("auto", 3, [F(1, 4), F(1, 8), F(1, 16)]),
                                                      ("3/2", 2, [F(3, 2), F(3, 4)]), ("1", 1, [F(1)])])
 def test_halved_boxes_ladder(data, region, rungs, expected):
@@ -240,7 +262,7 @@ def test_descent_margin_is_minus_the_directional_derivative(loss):
     m = RI.descent_margin(FEATS, SCORES, loss, d, F(1, 2), statement="st")
     assert (m.lower, m.upper, m.names, m.relation, m.statement) == ((F(-1, 2),) * 2, (F(1, 2),) * 2, ("θ1", "θ2"),
                                                                       ">", "st")
-    assert m.equivalent and m.slopes
+    assert m.equivalent and m.slopes and RI.descent_margin(FEATS, SCORES, loss, d, 1).statement == ""
     with working_precision(30), mpmath.workdps(40):
         g = m.g([ARB.const(x) for x in THETA], ARB)
         th = [mpmath.mpf(x.numerator) / x.denominator for x in THETA]
@@ -256,7 +278,7 @@ def test_hessian_margin_is_bound_squared_minus_the_frobenius_norm(loss):
     m = RI.hessian_margin(FEATS, SCORES, loss, F(3, 2), F(1, 4), statement="st")
     assert (m.lower, m.upper, m.names, m.relation, m.statement) == ((F(-1, 4),) * 2, (F(1, 4),) * 2, ("θ1", "θ2"),
                                                                       ">", "st")
-    assert m.slopes is False and m.equivalent is False
+    assert m.slopes is False and m.equivalent is False and RI.hessian_margin(FEATS, SCORES, loss, 1, 1).statement == ""
     assert RI.hessian_margin(FEATS, SCORES, loss, 1, 1, names=("a", "b")).names == ("a", "b")
     with working_precision(30), mpmath.workdps(40):
         g = m.g([ARB.const(x) for x in THETA], ARB)
