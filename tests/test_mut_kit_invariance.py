@@ -23,18 +23,21 @@ D1 = Dataset.make(X=[[[1], [-1], [0]], [[2], [0], [-1]]], Y=[1, 1], v=[1], name=
 TINY = arb(10) ** -20
 
 
-@pytest.fixture(scope="module")
+def _setup(data):
+    """(Setup, its Outcome) at 30 digits, built in the test itself (mutmut maps a test body's calls to it)."""
+    with working_precision(30) as prec:
+        out = Outcome()
+        return Setup(data, prec, out), out
+
+
+@pytest.fixture
 def fig1b():
-    with working_precision(30) as prec:
-        out = Outcome()
-        return Setup(D.mmts_fig1b(), prec, out), out
+    return _setup(D.mmts_fig1b())
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture
 def flat():
-    with working_precision(30) as prec:
-        out = Outcome()
-        return Setup(D1, prec, out), out
+    return _setup(D1)
 
 
 def _positive(v):

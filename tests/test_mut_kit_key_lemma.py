@@ -134,16 +134,17 @@ def test_proven_on_domain_decides_every_constant_exactly(factor, power, holds):
 T2 = ([[(F(1),), (F(-1),)]], [(F(1), F(0))])  # keys ±1, γ = (1, 0): a = (q, −q), ratio exactly 1 at every point
 
 
-@pytest.fixture(scope="module")
-def tied():
+def _tied():
+    """The T = 2 scan on its defaults, run inside each test (mutmut maps the calls of a test's body to it)."""
     with working_precision(20):
         return key_lemma_scan(*T2, ((0,),))
 
 
-def test_a_t2_scan_attains_the_bound_and_ties_are_decided_exactly(tied):
+def test_a_t2_scan_attains_the_bound_and_ties_are_decided_exactly():
     """T = 2: LHS = −s₂²(a₁ − a₂)(γ₁ − γ₂) and factor·Γ·A·s₂² = 2·1·|q|·s₂², so the ratio is 1 at every point (a
     = (q, −q)); the tie bound M_a·M_γ/(2·Γ·A) = 2|q|·1/(2|q|) = 1. Defaults: q_count = 3 seeded q's plus the one
     vertex (1, −1); 6 directions (4 seeded, ±(k₁ − k₂)); 8 scales. The tally's value is the exact 1 of a tie."""
+    tied = _tied()
     dirs = directions(T2[0], count=SEEDED_DIRECTIONS, seed=0)
     n = len(dirs) * len(SCALES) * (3 + 1)
     assert len(dirs) == 6 and tied.ratio.coverage.points == n == tied.overlap.coverage.points
@@ -156,10 +157,11 @@ def test_a_t2_scan_attains_the_bound_and_ties_are_decided_exactly(tied):
     assert "vertex 0 of {‖Kq‖∞ ≤ 1}" in " ".join([ratio.coverage.worst_at, ratio.note]) or tied.ties
 
 
-def test_a_t2_scan_saturation_and_the_smallest_off_mass(tied):
+def test_a_t2_scan_saturation_and_the_smallest_off_mass():
     """Saturation: one record per scale along direction 0 and q 0: (log10(1 − s₁), ratio 1); at scale 0 the
     softmax is uniform, 1 − s₁ = 1/2. The smallest 1 − s₁: ‖p‖∞ = 1000 along a direction with p > 0, logits
     (1000, −1000): 1 − s₁ = e^{−2000}/(1 + e^{−2000})."""
+    tied = _tied()
     import math
 
     import mpmath
@@ -237,3 +239,99 @@ def test_proven_on_domain_without_the_identity_searches_a_witness(monkeypatch):
     ident, sup = K.proven_on_domain(3)
     assert ident.decide() is False and sup.value == 1
     assert f"x = {1 - F(1, 2**4001)}:" in sup.note
+
+
+def test_key_lemma_terms_magnitude_and_off_mass():
+    """a = (1, 0, 3), γ = (2, 1, −1), s = (1/4, 1/4, 1/2), reference 0: da = (0, 1, −2), dg = (0, 1, 3);
+    1 − s₀ = 3/4, magnitude (1/4 + 1)(1/4 + 3/2) = 35/16 (the product, neither factor 1)."""
+    a, g, s = (1, 0, 3), (2, 1, -1), (F(1, 4), F(1, 4), F(1, 2))
+    with working_precision(30):
+        da = [to_arb(a[0] - x) for x in a]
+        dg = [to_arb(g[0] - x) for x in g]
+        L, ident, off, m = key_lemma_terms(da, dg, [to_arb(x) for x in s], 0)
+        want = -(F(1, 4) * 1 + F(1, 2) * -2) * (F(1, 4) * 1 + F(1, 2) * 3)
+        assert abs(m - to_arb(F(35, 16))) < arb(10) ** -25 and abs(off - to_arb(F(3, 4))) < arb(10) ** -25
+        assert abs(L - to_arb(want)) < arb(10) ** -25 and abs(ident - to_arb(want)) < arb(10) ** -25
+
+
+def test_a_single_token_polytope_is_the_segment():
+    """T = 1: {a = kq : |a| ≤ 1} has the vertex a = 1 (kept as the positive one of ±1)."""
+    assert logit_vertices([[2]]) == [(1,)] and logit_vertices([[F(-1, 3), 5]]) == [(1,)]
+
+
+def test_the_scan_labels_its_points():
+    """The tightest tie is named with "(tie, exact structure)" (the first point: direction 0, scale 0, q 0); the
+    overlap and enclosure-decided ratio points carry their sequence/direction/scale/q label."""
+    tied = _tied()
+    assert tied.ratio.coverage.worst_at == "sequence 0, direction 0, ‖p‖∞ = 0, q 0 (tie, exact structure)"
+    assert tied.ties > 1 and tied.overlap.coverage.worst_at.startswith("sequence 0, direction 0, ‖p‖∞ = ")
+    assert tied.overlap.quantity.startswith("LHS and −(Σs_t(a₁−a_t))(Σs_t(γ₁−γ_t)) overlap")
+    with working_precision(20):
+        scan = key_lemma_scan(*T2, ((0,),), factor=3, power=1, q_count=1)
+    w = scan.ratio.coverage.worst_at
+    assert w.startswith("sequence 0, direction ") and ", ‖p‖∞ = " in w and "(tie" not in w
+    ratio = scan.evidence()[0]
+    assert ratio.note == scan.ratio.evidence().note and "the bound is attained" not in ratio.note
+
+
+def test_the_scale_uses_the_score_range():
+    """γ = (1, −1): Γ = max γ − min γ = 2, M_γ = 2: the ratio is still 1 at every point (ties), the tally holds."""
+    with working_precision(20):
+        scan = key_lemma_scan(T2[0], [(F(1), F(-1))], ((0,),), q_count=1)
+    e = scan.ratio.evidence()
+    assert e.decide() is True and e.value == 1
+
+
+def test_progress_counts_probe_points(monkeypatch):
+    """The progress line counts direction × scale points: 6 directions × 8 scales = 48."""
+    from verify.claims import progress as P
+
+    lines = []
+    monkeypatch.setattr(P, "MIN_INTERVAL", -1.0)
+    with working_precision(20), P.progress_sink(lines.append):
+        key_lemma_scan(*T2, ((0,),), q_count=1)
+    assert lines[0] == "probe points 0/48" and lines[-1] == "probe points 48/48" and len(lines) == 49
+
+
+def test_saturation_records_follow_the_seeded_directions():
+    """Recomputed here from the definition with mpmath: the first probe direction (seed 0) at every scale, the first
+    logit direction q (seed 1, from all sequences' features), softmax s of the logits, LHS = aᵀdiag(s)γ − aᵀssᵀγ −
+    Σ_{t≠0}(a₀ − a_t)s_t(γ₀ − γ_t) and the ratio |LHS|/(2Γ·A·(1 − s₀)²); log10(1 − s₀)."""
+    import mpmath
+
+    from verify.geometry.probes import scaled
+
+    K = [(F(1), F(0)), (F(0), F(1)), (F(-1), F(1))]
+    g = (F(1), F(0), F(-1, 2))
+    with working_precision(30):
+        scan = key_lemma_scan([K], [g], ((0,),), q_count=2, hardest_q=False)
+    d0 = directions([K], count=SEEDED_DIRECTIONS, seed=0)[0]
+    q0 = directions([K], count=2, seed=1)[0]
+    a = [sum(x * y for x, y in zip(row, q0)) for row in K]
+    A, Gam = max(abs(x) for x in a), max(g) - min(g)
+    assert len(scan.saturation) == len(SCALES)
+    with mpmath.workdps(40):
+        for (logoff, ratio), sc in zip(scan.saturation, SCALES):
+            p = scaled(d0, sc)
+            z = [mpmath.mpf(sum(x * y for x, y in zip(row, p)).numerator) / sum(x * y for x, y in zip(row, p)).denominator
+                 for row in K]
+            m = max(z)
+            w = [mpmath.exp(v - m) for v in z]
+            s = [v / sum(w) for v in w]
+            af = [mpmath.mpf(x.numerator) / x.denominator for x in a]
+            gf = [mpmath.mpf(x.numerator) / x.denominator for x in g]
+            lhs = (sum(af[t] * s[t] * gf[t] for t in range(3)) - sum(af[t] * s[t] for t in range(3)) *
+                   sum(s[t] * gf[t] for t in range(3)) - sum((af[0] - af[t]) * s[t] * (gf[0] - gf[t]) for t in (1, 2)))
+            off = s[1] + s[2]
+            want = abs(lhs) / (2 * (mpmath.mpf(Gam.numerator) / Gam.denominator) *
+                               (mpmath.mpf(A.numerator) / A.denominator) * off ** 2)
+            assert abs(ratio - float(want)) < 1e-9 * max(1, float(want))
+            assert abs(logoff - float(mpmath.log10(off))) < 1e-9
+
+
+def test_proven_on_domain_witness_starts_at_one_half():
+    """power 3, factor 1: the ratio (2/1)/x is already 4 > 1 at the first x = 1/2 (at x = 1 it would be 2)."""
+    from verify.kit.key_lemma import proven_on_domain
+
+    _, sup = proven_on_domain(3, 1, 3)
+    assert "x = 1/2:" in sup.note and sup.value == 4
