@@ -636,3 +636,39 @@ def test_flow_trends_split_at_the_middle_of_log_norm():
     items, rates = I.flow_trends([run], arb(1), 2)
     (a, C), r = rates[0]
     assert r is run and abs(a - 2) < 1e-9 and abs(C - 10**4) < 1e-5 and len(items) == 1
+
+
+def _certify(monkeypatch, point, flat=False, level=F(1, 10), r=1):
+    """Setup.start on a stand-in set-up (p̄ = e₁) whose cone point is ``point``: the certificate's assert decides."""
+    monkeypatch.setattr(I, "cone_point", lambda pbar, u, m, rr: [to_arb(x) for x in point])
+    fake = SimpleNamespace(flat=flat, pbar=[arb(1), arb(0)])
+    with working_precision(80):
+        return Setup.start(fake, None, level, r)
+
+
+def test_start_refuses_an_uncertified_point(monkeypatch):
+    """The start must be certainly in the cone (1 − corr ≤ level) AND certainly beyond r: a point outside the cone
+    (1 − corr ≈ 0.2 > 1/10), one exactly at ‖p‖ = r, are refused; a flat set-up checks 1 − corr ≤ 10⁻³⁰: a gap of
+    1.5·10⁻³⁰ is refused, 5·10⁻³¹ accepted."""
+    with pytest.raises(AssertionError, match="not certified"):
+        _certify(monkeypatch, [3, 2], r=1)
+    with pytest.raises(AssertionError, match="not certified"):
+        _certify(monkeypatch, [1, 0], r=1)
+    assert len(_certify(monkeypatch, [2, 0], r=1)) == 2
+    # 1 − corr ≈ δ²/2 for p = (1, δ): δ² = 3·10⁻³⁰ → 1.5·10⁻³⁰; δ² = 10⁻³⁰ → 5·10⁻³¹
+    import mpmath
+
+    with mpmath.workdps(60):
+        big = F(mpmath.nstr(mpmath.sqrt(mpmath.mpf(3) * mpmath.mpf(10) ** -30), 50))
+        small = F(mpmath.nstr(mpmath.sqrt(mpmath.mpf(10) ** -30), 50))
+    with pytest.raises(AssertionError, match="not certified"):
+        _certify(monkeypatch, [1, big], flat=True, level=F(1, 10), r=F(1, 2))
+    assert len(_certify(monkeypatch, [1, small], flat=True, level=F(1, 10), r=F(1, 2))) == 2
+
+
+def test_a_start_exactly_on_the_cone_axis_with_mu_zero_is_in_the_cone():
+    """μ = 0 and p(0) = (3, 0) on the axis p̄ = e₁: μ − (1 − corr) = 0 exactly, which is in C_(0,R) (≥ 0)."""
+    fake = SimpleNamespace(mu=F(0), pbar=[arb(1), arb(0)])
+    with working_precision(30):
+        _, hyps = I.theorem_starts(fake, 2, [[3, 0]])
+    assert hyps[0].met is True
