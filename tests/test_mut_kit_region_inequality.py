@@ -29,6 +29,22 @@ def _tight(r):
     return Margin(lambda x, o: o.abs(x[0] - o.const(F(1, 3))), (0,), (r,), ("x",), ">=")
 
 
+@pytest.fixture(autouse=True)
+def _alarm():
+    """Every test here takes well under a second: after 5 s an alarm fails it (a mutant looping forever is then a
+    failure, not a time-out)."""
+    import signal
+
+    def late(signum, frame):
+        raise TimeoutError("test took more than 5 s")
+
+    old = signal.signal(signal.SIGALRM, late)
+    signal.setitimer(signal.ITIMER_REAL, 5.0)
+    yield
+    signal.setitimer(signal.ITIMER_REAL, 0)
+    signal.signal(signal.SIGALRM, old)
+
+
 @pytest.fixture(scope="module")
 def data():
     return D.mmts_fig1a()
@@ -292,3 +308,10 @@ def test_hessian_margin_is_bound_squared_minus_the_frobenius_norm(loss):
                 frob += mpmath.diff(lambda a, b: _loss([a, b], loss), th, tuple(order)) ** 2
         want = mpmath.mpf(9) / 4 - frob
     assert abs(float(g.mid()) - float(want)) < 1e-10 and frob > 1e-3
+
+
+
+def test_logit_box_radius_halves_down_in_bounded_time():
+    """κ = 1000: 2⁻¹⁰ = 1/1024 is the first halving with r·κ ≤ 1 (ten halvings; a loop that doubles or resets r
+    never ends: the module's alarm turns that into a failure)."""
+    assert RI.logit_box_radius([[[1000]]]) == F(1, 1024)
