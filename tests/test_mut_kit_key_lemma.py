@@ -335,3 +335,28 @@ def test_proven_on_domain_witness_starts_at_one_half():
 
     _, sup = proven_on_domain(3, 1, 3)
     assert "x = 1/2:" in sup.note and sup.value == 4
+
+
+def test_the_deviation_is_relative_to_the_magnitude():
+    """γ = (10⁻⁶, 0): |LHS − identity| is rounding of a 10⁻⁶-sized product; relative to the magnitude
+    (Σs_t|a₁−a_t|)(Σs_t|γ₁−γ_t|) ≤ 10⁻⁶·2|q| it is rounding-sized again (≥ 10⁻³³ at 20 digits: the balls are
+    inexact), far above the raw difference (≤ 10⁻³⁰·10⁻⁶) and far below 10⁻²⁵."""
+    with working_precision(20):
+        scan = key_lemma_scan(T2[0], [(F(1, 10**6), F(0))], ((0,),), q_count=1)
+    assert arb(10) ** -33 < scan.deviation < arb(10) ** -25
+
+
+def test_equal_keys_have_zero_magnitude_and_zero_deviation():
+    """Keys (1), (1): every logit direction gives a₁ − a_t = 0, so LHS = identity = 0 and the magnitude is 0: the
+    deviation is the exact 0 (no division by the zero magnitude), the ratio 0 ≤ 1 at every point."""
+    with working_precision(20):
+        scan = key_lemma_scan([[(F(1),), (F(1),)]], [(F(1), F(0))], ((0,),), q_count=1)
+    assert scan.deviation == 0 and scan.ratio.evidence().decide() is True
+
+
+def test_saturation_is_recorded_when_the_scale_is_one():
+    """factor = 1/(Γ·A) makes factor·Γ·A = 1 exactly (A = |q₀| of the first seeded q): still recorded (≠ 0)."""
+    q0 = directions(T2[0], count=1, seed=1)[0]
+    with working_precision(20):
+        scan = key_lemma_scan(*T2, ((0,),), factor=1 / abs(q0[0]), q_count=1)
+    assert len(scan.saturation) == len(SCALES)
