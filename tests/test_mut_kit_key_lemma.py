@@ -360,3 +360,12 @@ def test_saturation_is_recorded_when_the_scale_is_one():
     with working_precision(20):
         scan = key_lemma_scan(*T2, ((0,),), factor=1 / abs(q0[0]), q_count=1)
     assert len(scan.saturation) == len(SCALES)
+
+
+def test_a_single_token_sequence_is_scanned_without_error():
+    """T = 1: no other token, 1 − s₁ = 0 exactly (a ball), Γ = 0: every point gives 0/0, decided as 0 ≤ 1; the
+    smallest 1 − s₁ is the exact 0; no saturation record (the scale factor·Γ·A is 0)."""
+    with working_precision(20):
+        scan = key_lemma_scan([[(F(1), F(2))]], [(F(1),)], ((0,),), q_count=1)
+    assert scan.ratio.evidence().decide() is True and scan.min_off == 0 and scan.saturation == []
+    assert scan.ratio.coverage.points == SEEDED_DIRECTIONS * len(SCALES) * 2  # q 0 and the vertex (1)
