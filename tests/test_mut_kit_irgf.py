@@ -291,13 +291,34 @@ def test_separator_items_feasible_is_the_exact_minimum_margin():
     assert e.value == 1 and e.relation == ">=" and e.bound == 1 and e.decide() is True and e.certified
 
 
+def _feasible(objective, solution=(F(1, 4),)):
+    return SimpleNamespace(status="optimal", certificate=SimpleNamespace(passed=True), support=[],
+                           objective=objective, solution=list(solution),
+                           problem=SimpleNamespace(rows=[tuple(F(4) for _ in solution)]))
+
+
+def test_separator_items_show_the_norm_exactly_below_a_million_denominator():
+    """p* with denominator 999999 is shown as the fraction, 10⁶ as a decimal; the solution as decimals."""
+    (e,) = I.separator_items(_feasible(F(1, 999999)), "x", "w")
+    assert e.note == "optimal norm 1/999999; solution (0.25)" and e.value == 1
+    assert e.quantity == "min_il margin of w (exact)"
+    (e,) = I.separator_items(_feasible(F(1, 10**6)), "x", "w")
+    assert e.note == "optimal norm 1e-06; solution (0.25)"
+    (e,) = I.separator_items(_feasible(arb(1) / 3, (F(1, 4), F(1, 2))), "x", "w")
+    assert e.note == "optimal norm 0.333333333333; solution (0.25, 0.5)"
+
+
 def test_separator_items_infeasible_is_the_farkas_certificate():
     """DINF's rows (1, 0), (−1, 0): λ = (1/2, 1/2): ‖Σλa‖_∞ = 0, Σλ·1 = 1 > 0."""
     items = I.separator_items(I.l1_svm(DINF), "a diagonal separator exists", "β*")
     assert [e.decide() for e in items] == [False, True, True]
     assert items[0].quantity == "a diagonal separator exists" and items[0].value is False
+    assert items[0].note.endswith("on the pairs (i, l) = (1,2), (2,2) (1-indexed)")
+    assert items[1].note == "λ = ['1/2', '1/2'] ≥ 0, Σλ = 1"
+    assert items[1].quantity == "Farkas certificate: ‖Σ λ_il a_il‖_∞ (exact)"
     assert items[1].value == 0 and items[1].relation == "==" and items[1].bound == 0
     assert items[2].value == 1 and items[2].relation == ">" and items[2].bound == 0
+    assert items[2].quantity == "Farkas certificate: Σ λ_il · 1 (exact)"
 
 
 def test_separator_items_none_without_a_certified_answer():
@@ -450,7 +471,7 @@ def test_ruled_items_are_not_enclosed():
     dec = Decision(False, "decays", "why")
     e = I.ruled("q", arb(3), dec, note="n")
     assert e.rule is dec and e.enclosed is False and e.value == 3 and e.decide() is False and not e.certified
-    assert e.note == "n; why" and I.ruled("q", 1, dec).note == "why"
+    assert e.note == "n; why" and I.ruled("q", 1, dec).note == "why" and e.quantity == "q"
 
 
 def test_raised_caps_the_extra_digits():
@@ -470,6 +491,7 @@ def test_fl():
 
 
 def test_log10f():
+    assert I.log10f(0.5) == pytest.approx(-math.log10(2)) and I.log10f("1/100") == pytest.approx(-2)
     assert I.log10f(100.0) == pytest.approx(2) and I.log10f(0.0) is None and I.log10f(-1.0) is None
     assert I.log10f(None) is None and I.log10f(F(0)) is None and I.log10f(F(-1)) is None
     assert abs(I.log10f(F(1, 1000)) + 3) < 1e-12
@@ -495,9 +517,10 @@ def test_replay_note():
 def test_grid_for(monkeypatch):
     """p* = 3: ds = 2^round(log2 1) = 1, s_max = 40·3; p* = 1/2: 2^round(log2 1/6 = −2.58) = 1/8, 40·3/2; p* = 12:
     4, 480; p* = 6 (log2 2 = 1): 2; infeasible: (1/2, 60, 1)."""
-    for p, want in ((F(3), (1, 120, 3)), (F(1, 2), (F(1, 8), 60, F(1, 2))), (F(12), (4, 480, 12)),
+    for p, want in ((F(5), (2, 200, 5)), (F(3), (1, 120, 3)), (F(1, 2), (F(1, 8), 60, F(1, 2))), (F(12), (4, 480, 12)),
                     (F(6), (2, 240, 6)), (F(3, 2), (F(1, 2), 60, F(3, 2)))):
-        monkeypatch.setattr(I, "l1_svm", lambda data, p=p: SimpleNamespace(status="optimal", objective=p))
+        monkeypatch.setattr(I, "l1_svm", lambda data, p=p: SimpleNamespace(status="optimal", objective=p)
+                            if data is D else None)
         got = I.grid_for(D)
         assert got == want and all(isinstance(x, Fraction) for x in got)
     monkeypatch.setattr(I, "l1_svm", lambda data: SimpleNamespace(status="infeasible", objective=None))
@@ -506,8 +529,8 @@ def test_grid_for(monkeypatch):
 
 def _traj(status, s_list, betas=None, mus=None):
     recs = [SimpleNamespace(s=s) for s in s_list]
-    pts = [SimpleNamespace(beta=(betas or {}).get(k, [arb(1)]), mu=arb((mus or {}).get(k, 2)), l1=arb(3),
-                           log_t=arb(4)) for k in range(len(s_list))]
+    pts = [SimpleNamespace(beta=(betas or {}).get(k, [arb(1)]), mu=arb((mus or {}).get(k, 2)), l1=arb(1) / 3,
+                           log_t=arb(2) / 3) for k in range(len(s_list))]
     return SimpleNamespace(status=status, records=recs, points=lambda: pts, tol_digits=12, summary=lambda: "S")
 
 
@@ -580,17 +603,45 @@ def test_window_keeps_the_second_half_of_ln_mu():
     assert I.window(_recs([F(1, 2), 1])) == []
     assert [k for k, _ in I.window(recs, key=lambda p: p.nu)] == [1, 2, 3]
     assert [k for k, _ in I.window(_recs([2, 3]), key=lambda p: 1 / p.nu)] == []
+    assert [k for k, _ in I.window(_recs([F(3, 2), e ** 10]))] == [0, 1]       # µ = 3/2 > 1 counts
+    # the end is the last record: ln µ = (1, 3, 5, 9), half of 9 is 4.5 → (5, 9) with min_points 1
+    assert [k for k, _ in I.window(_recs([e, e ** 3, e ** 5, e ** 9]), min_points=1)] == [2, 3]
+    # ln µ = (1, 4, 7, 8, 9, 10): ≥ 5 → four records, not the ones ≥ 10/3
+    assert [k for k, _ in I.window(_recs([e ** k for k in (1, 4, 7, 8, 9, 10)]))] == [2, 3, 4, 5]
+    # not monotone: ln µ = (1, 8, 2, 7, 8, 9): four records ≥ 4.5 (not the last four)
+    assert [k for k, _ in I.window(_recs([e ** k for k in (1, 8, 2, 7, 8, 9)]))] == [1, 3, 4, 5]
+
+
+class _Exact:
+    """A key value with an exact logarithm (for the boundary ln µ = (ln µ at the end)/2)."""
+
+    def __init__(self, log):
+        self._log = F(log)
+
+    def __gt__(self, other):
+        return self._log > 0 if other == 1 else NotImplemented
+
+    def log(self):
+        return self._log
+
+
+def test_window_includes_the_half_way_point():
+    recs = [(k, _Exact(x)) for k, x in enumerate((1, 2, 4))]
+    assert [k for k, _ in I.window(recs, key=lambda p: p, min_points=1)] == [1, 2]
 
 
 def test_range_note():
     traj = _traj("reached", [0, 1])
     recs = [(r, p) for r, p in zip(traj.records, traj.points())]
     note = I.range_note(traj, recs)
-    assert "‖β‖₁ = 3" in note and "ln µ = 0.69315" in note and "ln t = 4" in note and "1e-12" in note
+    assert "‖β‖₁ = 0.333333 (" in note and "(ln µ = 0.69315," in note and "ln t = 0.666667;" in note
+    assert "1e-12" in note and "+/-" not in note
     assert note.endswith(" S")
     assert I.range_note(traj, []) == "no record beyond s = 0"
     recs[-1][1].mu = arb(0)
-    assert "µ = 0" in I.range_note(traj, recs) and "ln µ" not in I.range_note(traj, recs)
+    assert "(µ = 0," in I.range_note(traj, recs) and "ln µ" not in I.range_note(traj, recs)
+    recs[-1][1].mu = arb(-1) / 3
+    assert "(µ = -0.33333," in I.range_note(traj, recs)
 
 
 def test_figure_drops_undefined_points_and_empty_series():
@@ -598,6 +649,7 @@ def test_figure_drops_undefined_points_and_empty_series():
     s2 = Series("b", [1], [None])
     fig = I.figure("n", "t", "x", "y", [s1, s2], logx=True)
     assert fig.series == [s1] and s1.x == [2, 4] and s1.y == [5, 7] and fig.logx is True
+    assert (fig.name, fig.title, fig.xlabel, fig.ylabel) == ("n", "t", "x", "y")
     assert I.figure("n", "t", "x", "y", [Series("c", [None], [1])]) is None
 
 

@@ -60,13 +60,18 @@ def test_require_met_when_every_radius_is_no_worse():
     r = _out([_pt(1, 1, R=2, starts=5), _pt(cert=True, R=4, starts=5)])
     assert r.met is True
     assert r.name == "(W) the sphere search on ‖W‖_F = R found L ≤ L(candidate SVM direction) at every R"
-    assert r.detail.startswith("at all 2 radii (5 starts each)")
+    assert r.detail == ("at all 2 radii (5 starts each): certainly ≤ in arb, or equal to 10^-dps relative")
 
 
 def test_require_fails_naming_the_failed_radii_before_undecided_ones():
     r = _out([_pt(1, 1, R=2), _pt(cert=False, R=3), _pt(arb(101, 1), arb(100), R=5), _pt(cert=False, R=7)])
     assert r.met is False
     assert r.detail == "optimisation failure at R = 3.0, 7.0"
+
+
+def test_require_fails_on_one_failed_radius_alone():
+    r = _out([_pt(1, 1, R=2), _pt(cert=False, R=3)])
+    assert r.met is False and r.detail == "optimisation failure at R = 3.0"
 
 
 def test_require_undecided_names_the_undecided_radii():
@@ -80,3 +85,6 @@ def test_require_names_the_parametrisation_and_the_loss():
     assert "on ‖v‖ = r, ‖p‖ = R found" in _out([_pt(cert=True)], "vp").name
     assert "on ‖K‖² + ‖Q‖² = 2R found" in _out([_pt(cert=True)], "KQ").name
     assert _out([_pt(cert=True)], "KQ").name.startswith("(KQ) ")
+    out = Outcome()
+    require_path_optimal(out, SimpleNamespace(points=[_pt(cert=True)]), "W", arb(0))
+    assert "found L ≤ L(candidate SVM direction)" in out.requirements[0].name

@@ -23,7 +23,8 @@ def test_a_ratio_with_a_nonzero_denominator_is_num_over_den():
 
 def test_a_zero_denominator_with_a_zero_numerator_holds_as_zero():
     t = _t(Fraction(0))
-    assert t.add_ratio(Fraction(0), Fraction(0)) is True               # 0 ≤ 0: the ratio is exactly 0
+    assert t.add_ratio(Fraction(0), Fraction(0), "z") is True          # 0 ≤ 0: the ratio is exactly 0
+    assert t.coverage.worst_at == "z"
     assert t.worst_value == 0 and isinstance(t.worst_value, Fraction)
     assert _t(Fraction(0)).add_ratio(arb(0), arb(0)) is True            # exact zero balls
     t = ProbeInequality("f", ">=", Fraction(0))
@@ -34,9 +35,17 @@ def test_a_zero_denominator_with_a_certainly_nonzero_numerator_fails_as_infinity
     t = _t(10**9)
     assert t.add_ratio(Fraction(1, 10**12), Fraction(0), "p") is False
     assert not t.worst_value.is_finite() and t.worst_value > 10**100
+    assert t.coverage.first_violation == "p" and t.coverage.worst_at == "p"
     assert t.add_ratio(arb(1, 0.5), arb(0)) is False                  # [1 ± 1/2] excludes 0
     t = ProbeInequality("f", ">=", 10**9)
     assert t.add_ratio(Fraction(-1), Fraction(0)) is True               # +∞ ≥ 10⁹ (the sign is +)
+
+
+def test_an_unnamed_point_is_counted_by_its_number():
+    t = _t(1)
+    t.add_ratio(Fraction(1), Fraction(2))
+    t.add_ratio(Fraction(3), Fraction(0))
+    assert t.coverage.first_violation == "point 2" and t.coverage.worst_at == ""
 
 
 def test_a_zero_denominator_with_a_ball_containing_zero_is_undecided():

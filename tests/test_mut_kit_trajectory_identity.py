@@ -23,6 +23,13 @@ def test_every_step_is_decided_on_the_residual_enclosure():
     assert c.first_violation == "t = 2" and c.first_undecided == "t = 1"
 
 
+def test_the_residual_is_compared_in_absolute_value():
+    """−2·10⁻³ is a residual of size 2·10⁻³ > 10⁻³: fails (as a signed value it would pass)."""
+    ident = IdentityAlong("r", Fraction(1, 1000))
+    assert ident.add(0, arb(-2) / 1000) is False
+    assert ident.add(1, Fraction(-2, 1000)) is False
+
+
 def test_an_exact_residual_at_the_tolerance_holds():
     ident = IdentityAlong("r", Fraction(1, 10))
     assert ident.add(5, Fraction(-1, 10)) is True
@@ -41,7 +48,7 @@ def test_evidence_is_a_residual_item_over_every_step():
     ev = ident.evidence("n")
     assert ev.residual is True and ev.relation == "<=" and ev.bound == Fraction(1, 100)
     assert ev.decide() is True and ev.coverage.points == 2
-    assert ev.note.startswith("n; 2 point(s)")
+    assert ev.note.startswith("n; 2 point(s)") and ident.evidence().note.startswith("2 point(s)")
 
 
 def test_report_is_informative_with_the_largest_step():
