@@ -31,6 +31,13 @@ def test_noise_draw_adds_sigma_times_the_seeded_gaussians_to_x_then_z():
     assert got.Y == DATA.Y
 
 
+def test_noise_draw_drops_keys_and_the_fixed_query():
+    """K and u belong to the noise-free tokens: the draw has neither."""
+    data = Dataset.make(X=[[[1, 0], [0, 1]]], Y=[1], v=[1, 0], K=[[[1], [2]]], u=[0, 1])
+    got = A.noise_draw(data, 1, 2)
+    assert got.K is None and got.u is None
+
+
 def test_noise_draw_is_reproducible_and_seed_dependent():
     a, b, c = A.noise_draw(DATA, 1, 3), A.noise_draw(DATA, 1, 3), A.noise_draw(DATA, 1, 4)
     assert a.X == b.X and a.X != c.X

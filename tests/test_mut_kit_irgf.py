@@ -235,6 +235,7 @@ def test_start5_from_omega():
             assert xk[j] == 0 and close(xq[j], -s2 * mp(w))
     assert hyp.name == I.NAMES[I.INIT5] and hyp.met is True
     assert "ω₀ = (7/10, 13/10, 2/5, 1, 7/10)" in label
+    assert hyp.detail == "one factor √2ω₀, the other 0 with ω₀ = (7/10, 13/10, 2/5, 1, 7/10) (all entries ≠ 0)"
     xk, xq, w2, hyp, _ = I.start5(2, omega0=[3, 0])
     assert hyp.met is False and w2 == [9, 0] and close(xk[0], 3 * s2)
 
@@ -244,6 +245,7 @@ def test_start5_from_an_exact_start():
     assert [x.mid() for x in xk] == [1, 0, -2] and [x.mid() for x in xq] == [0, arb(0.5), 0]
     assert w2 == [F(1, 2), F(1, 8), F(2)]
     assert hyp.met is True and hyp.name.startswith(I.NAMES[I.INIT5] + " for the start")
+    assert hyp.detail == "ξ_k(0) ⊙ ξ_q(0) = 0 and every ω₀,j² = (ξ_k,j² + ξ_q,j²)/2 ≠ 0 (exact)"
     assert label == "start ξ_k(0) = (1, 0, -2), ξ_q(0) = (0, 1/2, 0)"
     _, _, w2, hyp, _ = I.start5(3, start=([1, 0, 1], [1, 0, 0]))     # β(0) ≠ 0 at j = 0, ω₀ = 0 at j = 1
     assert hyp.met is False and w2 == [1, 0, F(1, 2)]
@@ -553,9 +555,11 @@ def test_flow_passes_the_grid_and_drops_s_zero(monkeypatch):
 
 def _follow(monkeypatch, traj, data=D, out=None):
     recs = [(r, p) for r, p in zip(traj.records, traj.points()) if r.s > 0]
-    monkeypatch.setattr(I, "flow", lambda d, omega0, target: (traj, recs))
+    seen = []
+    monkeypatch.setattr(I, "flow", lambda d, omega0, target: seen.append((d, omega0, target)) or (traj, recs))
     out = out or Outcome()
-    got = I.follow(out, data, None, "9")
+    got = I.follow(out, data, ["1/2", 1], "9")
+    assert seen == [(data, ["1/2", 1], "9")]
     return out, got
 
 
@@ -640,6 +644,8 @@ def test_range_note():
     assert I.range_note(traj, []) == "no record beyond s = 0"
     recs[-1][1].mu = arb(0)
     assert "(µ = 0," in I.range_note(traj, recs) and "ln µ" not in I.range_note(traj, recs)
+    recs[-1][1].mu = arb(1) / 2                          # 0 < µ < 1: ln µ < 0 is shown
+    assert "(ln µ = -0.69315," in I.range_note(traj, recs)
     recs[-1][1].mu = arb(-1) / 3
     assert "(µ = -0.33333," in I.range_note(traj, recs)
 

@@ -62,6 +62,9 @@ def test_skip_counts_an_undecided_point():
     c = t.coverage
     assert (c.points, c.holds, c.undecided, c.first_undecided) == (2, 1, 1, "r")
     assert t.evidence().decide() is None
+    t = _t(1)
+    t.skip()
+    assert t.coverage.first_undecided == "point 1" and t.coverage.worst_at == ""
 
 
 def test_point_label_has_the_given_significant_digits():
