@@ -190,6 +190,23 @@ def test_initial_loss_with_three_tokens():
     assert close(I.initial_loss_and_bound(data)[1], (1 + mpmath.exp(-3)) / 2)
 
 
+def _s8(x):
+    return mpmath.nstr(x, 8, min_fixed=-5, max_fixed=5, strip_zeros=False)
+
+
+def test_assumption3_details_show_eight_digits():
+    """D: ℒ = (e^{−1/2} + e^{−1})/2 = 0.48720505 ≤ (1 + e^{−2})/2 = 0.56766764."""
+    L0, b = (mpmath.exp(-0.5) + mpmath.exp(-1)) / 2, (1 + mpmath.exp(-2)) / 2
+    assert I.assumption3(D) == (True, f"ℒ(θ(0)) = {_s8(L0)} ≤ {_s8(b)} (certified)")
+    assert _s8(L0) == "0.48720505"
+    fail = Dataset.make(X=[[[0, 0], [-1, 0]], [[10, 0], [9, 0]]], Y=[1, 1], v=[1, 0])
+    L0, b = (mpmath.exp(0.5) + mpmath.exp(-9.5)) / 2, (mpmath.exp(-9) + 1) / 2
+    assert I.assumption3(fail) == (False, f"ℒ(θ(0)) = {_s8(L0)} > {_s8(b)}")
+    tie = Dataset.make(X=[[[2, 0], [0, 0]], [[1, 0], [-1, 0]]], Y=[1, 1], v=[1, 0])
+    x = _s8((1 + mpmath.exp(-1)) / 2)
+    assert I.assumption3(tie) == (None, f"undecided at this precision: ℒ(θ(0)) = {x} vs {x}")
+
+
 def test_assumption3_on_each_side_and_undecided():
     assert I.assumption3(D)[0] is True and I.assumption3(D)[1].endswith("(certified)")
     big = Dataset.make(X=[[[0, 0], [-5, 0]]], Y=[1], v=[1, 0])   # ℒ = e^{5/2} > bound e^{5}·… no: b = e^{5}; L0 = e^{5/2}
