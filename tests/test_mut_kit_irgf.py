@@ -86,6 +86,7 @@ def test_assumption2_equal_non_optimal_scores():
     bad = Dataset.make(X=[[[2, 0], [1, 0], [1, 0]], [[0, 0], [5, 0], [1, 0]]], Y=[1, 1], v=[1, 0])
     ok, detail = I.assumption2(bad)
     assert ok is False and detail.startswith("sequence 2 (1-indexed) has scores ['0', '5', '1']")
+    assert I.assumption2(TIED)[0] is False        # two tied tokens: the non-optimal "others" are one score
     tied = Dataset.make(X=[[[1, 0], [2, 0], [2, 0]], [[2, 0], [2, 0], [1, 0]]], Y=[1, 1], v=[1, 0])
     ok, detail = I.assumption2(tied)
     assert ok is False and detail.startswith("sequence 1 (1-indexed) has scores ['1', '2', '2']")
@@ -116,6 +117,18 @@ def test_assumption4_pairs_greedily_in_token_order_and_allows_c_minus_one():
     X = [[[1, 0], [-1, 1], [0, F(1, 2)], [-1, -1], [0, F(-1, 2)]]]
     ok, _, info = I.assumption4(_a4(X=X, z=([1, 0],), v=(1, F(1, 2))))
     assert ok is True and info["pairs"] == [[(1, 3, F(-1)), (2, 4, F(0))]]
+
+
+def test_assumption4_c_is_relative_to_the_squared_norm_of_x_opt():
+    """x_opt = (2, 0): token (−1, 1) has c = −2/4 = −1/2, partner 2c·x_opt − x = (−1, −1)."""
+    ok, _, info = I.assumption4(_a4(X=[[[2, 0], [-1, 1], [-1, -1]]], z=([1, 0],)))
+    assert ok is True and info["pairs"] == [[(1, 2, F(-1, 2))]]
+
+
+def test_assumption4_c_above_one_fails():
+    """γ_opt = −1 < 0 allows c = 3/2: x_opt = (−1, 0), pair (−3/2, ±1) with scores −3/2 (v = e₁): c ∉ [−1, 1)."""
+    ok, _, info = I.assumption4(_a4(X=[[[-1, 0], [F(-3, 2), 1], [F(-3, 2), -1]]], z=([1, 0],), v=(1, 0)))
+    assert ok is False and info["pairs"] is None and "c = 3/2 ∉" in info["why"]["iii"]
 
 
 def test_assumption4_i_fails_on_non_orthogonal_optimal_tokens_or_queries():
@@ -278,6 +291,21 @@ def test_start5_from_an_exact_start():
 
 
 # ----- diagonal separability, Assumption 1, separator items -------------------------------------
+def test_the_working_dps_reaches_the_solvers(monkeypatch):
+    """diagsep, assumption1 and check_hypotheses pass their dps (default 60) to l1_svm / w_svm."""
+    seen = []
+    real_l1, real_w = I.l1_svm, I.w_svm
+    monkeypatch.setattr(I, "l1_svm", lambda data, dps=60: seen.append(("l1", dps)) or real_l1(data))
+    monkeypatch.setattr(I, "w_svm", lambda data, dps=60: seen.append(("w", dps)) or real_w(data))
+    I.diagsep(D)
+    I.diagsep(D, 41)
+    I.assumption1(D, False)
+    I.assumption1(D, None, 42)
+    I.check_hypotheses(DINF, [I.A1])              # not diagonally separable: the full-W SVM is solved
+    I.check_hypotheses(DINF, [I.A1], dps=43)
+    assert seen == [("l1", 60), ("l1", 41), ("w", 60), ("w", 42), ("l1", 60), ("w", 60), ("l1", 43), ("w", 43)]
+
+
 def test_diagsep_feasible_infeasible_undecided(monkeypatch):
     ok, detail, res = I.diagsep(D)
     assert ok is True and res.objective == F(3, 2) and "p* = 1.5" in detail
@@ -359,6 +387,9 @@ def test_check_hypotheses_in_order_with_the_context():
     assert [h.met for h in hyps] == [False] and ctx["diagsep"] is False and ctx["w_svm"].status == "infeasible"
     hyps, ctx = I.check_hypotheses(D, [])
     assert hyps == [] and "w_svm" not in ctx and ctx["diagsep"] is True
+    hyps, _ = I.check_hypotheses(D, [I.A1, I.INIT5, I.DIAGSEP])
+    assert hyps[0].detail == I.assumption1(D, True)[1] and hyps[1].met is True
+    assert hyps[2].detail == I.diagsep(D)[1] and hyps[2].detail.startswith("feasible")
 
 
 def test_hypotheses_adds_them_and_notes_the_diagonal_gap():
@@ -374,6 +405,10 @@ def test_hypotheses_adds_them_and_notes_the_diagonal_gap():
     assert out.notes[0].startswith("as printed, the stated hypotheses hold but")
     assert "∇_βℒ(0) = 0 exactly" in out.notes[0]
     assert out.notes[1].startswith("replay:") and "--data dinf.json" in out.notes[1]
+    assert "run `python -m verify irgf.y --data dinf.json`" in out.notes[1]
+    out = Outcome()
+    I.hypotheses(out, D, [I.INIT5], "irgf.y", omega0=[1, 0])
+    assert [h.met for h in out.hypotheses] == [False]
     out = Outcome()
     I.hypotheses(out, DINF, [I.A1], "irgf.y")
     assert out.notes[0].startswith("as printed, the stated hypotheses do not all hold")
@@ -395,7 +430,8 @@ def test_the_gap_note_without_a_zero_gradient():
     data = Dataset.make(X=[[[1, 0], [0, 0]], [[-1, 0], [0, 0]]], Y=[1, -1], v=[1, 0], z=[[1, 0], [2, 0]])
     out = Outcome()
     I.hypotheses(out, data, [I.A2], "irgf.w")
-    assert "∇_βℒ(0)" not in out.notes[0]
+    assert out.notes[0] == ("as printed, the stated hypotheses hold but the ℓ1-SVM is infeasible (irgf.hyp.diagsep "
+                            "fails): the stated hypotheses do not imply the diagonal separability the proofs use")
 
 
 # ----- ∇_βℒ(0) -------------------------------------------------------------------------------------
@@ -558,13 +594,13 @@ def test_flow_passes_the_grid_and_drops_s_zero(monkeypatch):
     seen = {}
 
     def fake(data, omega0, target_log_l1, ds, s_max, l1_scale):
-        seen.update(omega0=omega0, target=target_log_l1, ds=ds, s_max=s_max, scale=l1_scale)
+        seen.update(data=data, omega0=omega0, target=target_log_l1, ds=ds, s_max=s_max, scale=l1_scale)
         return _traj("reached", [0, 1, 2])
 
     monkeypatch.setattr(DD, "dual_trajectory", fake)
-    monkeypatch.setattr(I, "grid_for", lambda data: ("ds", "smax", "scale"))
+    monkeypatch.setattr(I, "grid_for", lambda data: ("ds", "smax", "scale") if data is D else None)
     traj, recs = I.flow(D, ["1/2"], "7")
-    assert seen == {"omega0": ["1/2"], "target": "7", "ds": "ds", "s_max": "smax", "scale": "scale"}
+    assert seen == {"data": D, "omega0": ["1/2"], "target": "7", "ds": "ds", "s_max": "smax", "scale": "scale"}
     assert [r.s for r, _ in recs] == [1, 2] and recs[0][1] is traj.points()[1]
     I.flow(D)
     assert seen["target"] == I.DEFAULT_TARGET == "10" and seen["omega0"] is None
