@@ -222,11 +222,10 @@ def test_assumption3_details_show_eight_digits():
 
 def test_assumption3_on_each_side_and_undecided():
     assert I.assumption3(D)[0] is True and I.assumption3(D)[1].endswith("(certified)")
-    big = Dataset.make(X=[[[0, 0], [-5, 0]]], Y=[1], v=[1, 0])   # ℒ = e^{5/2} > bound e^{5}·… no: b = e^{5}; L0 = e^{5/2}
+    big = Dataset.make(X=[[[0, 0], [-5, 0]]], Y=[1], v=[1, 0])   # γ = (0, −5): ℒ = e^{5/2} ≤ b = e^{5}
     assert I.assumption3(big)[0] is True
     high = Dataset.make(X=[[[2, 0], [0, 0]], [[2, 0], [0, 0]]], Y=[1, 1], v=[1, 0])
-    # ℒ = e^{−1}; b_j = (e^0 + e^{−2})/2 = 0.5677 > e^{−1} = 0.3679: holds; flip the sign of the opt gap with a
-    # negative γ_nopt: γ = (0, −4): ℒ = e^{2}, b = (e^{4} + e^{0})/2 → holds again; a failing case:
+    # γ = (2, 0) twice: ℒ = e^{−1} = 0.3679 ≤ b_j = (e^0 + e^{−2})/2 = 0.5677: holds
     assert I.assumption3(high)[0] is True
     fail = Dataset.make(X=[[[0, 0], [-1, 0]], [[10, 0], [9, 0]]], Y=[1, 1], v=[1, 0])
     # means 1/2·(0 − 1) = −1/2 and 19/2: ℒ = (e^{1/2} + e^{−19/2})/2 ≈ 0.8244; b₁ = (e^{1} + e^{−10})/2 ≈ 1.359,
