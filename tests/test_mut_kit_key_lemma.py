@@ -369,3 +369,15 @@ def test_a_single_token_sequence_is_scanned_without_error():
         scan = key_lemma_scan([[(F(1), F(2))]], [(F(1),)], ((0,),), q_count=1)
     assert scan.ratio.evidence().decide() is True and scan.min_off == 0 and scan.saturation == []
     assert scan.ratio.coverage.points == SEEDED_DIRECTIONS * len(SCALES) * 2  # q 0 and the vertex (1)
+
+
+def test_domain_proof_names_the_domain_on_both_items_with_the_symbol():
+    """domain_proof = proven_on_domain's two items, each naming "every s in the open simplex, all <symbol>, γ"
+    (proven when they hold); the symbol reaches both the text and the items."""
+    from verify.kit.key_lemma import domain_proof
+
+    items = domain_proof(2, symbol="b")
+    assert len(items) == 2 and all(e.proves == "every s in the open simplex, all b, γ" for e in items)
+    assert [e.level for e in items] == ["proven", "proven"]
+    assert "every b, γ" in items[1].quantity
+    assert [e.decide() for e in domain_proof(2, factor=Fraction(3, 2))] == [True, False]  # 2/(3/2) > 1

@@ -35,6 +35,7 @@ from verify.geometry.probes import SCALES, directions, scaled
 from verify.kit.probe_inequality import ProbeInequality
 from verify.models.attention import LinearLogitModel
 from verify.numbers.exact import fmpq_matrix, to_fraction
+from verify.numbers.identities import expand_sympy
 from verify.numbers.precision import log10_abs, to_arb
 
 
@@ -183,17 +184,9 @@ def _logits(qname: str) -> str:
 def identity_holds(T: int) -> bool:
     """sympy: the printed left side of (16), aᵀdiag(s)γ − aᵀssᵀγ − Σ_{t≥2}(a₁−a_t)s_t(γ₁−γ_t), minus
     −(Σ_{t≥2}s_t(a₁−a_t))(Σ_{t≥2}s_t(γ₁−γ_t)), expands to 0 as a polynomial in s, a, γ — using Σ_t s_t = 1 (s₁ is
-    replaced by 1 − Σ_{t≥2}s_t). Exact: True means the identity holds for every s in the simplex and all a, γ."""
-    import sympy
-
-    s = sympy.symbols(f"s2:{T + 1}")
-    a = sympy.symbols(f"a1:{T + 1}")
-    g = sympy.symbols(f"g1:{T + 1}")
-    S = (1 - sum(s),) + tuple(s)
-    printed = (sum(a[t] * S[t] * g[t] for t in range(T)) - sum(a[t] * S[t] for t in range(T)) * sum(S[t] * g[t] for t in range(T))
-               - sum((a[0] - a[t]) * S[t] * (g[0] - g[t]) for t in range(1, T)))
-    identity = -sum(S[t] * (a[0] - a[t]) for t in range(1, T)) * sum(S[t] * (g[0] - g[t]) for t in range(1, T))
-    return sympy.expand(printed - identity) == 0
+    replaced by 1 − Σ_{t≥2}s_t). Exact: True means the identity holds for every s in the simplex and all a, γ. The
+    polynomial is defined once in ``verify.numbers.identities`` ("key-lemma"), whose certificate FLINT re-expands."""
+    return expand_sympy("key-lemma", T)
 
 
 def proven_on_domain(T: int, factor=2, power=2, symbol: str = "a") -> list:
