@@ -493,3 +493,13 @@ def test_low_starts_below_r(thirty_digits, monkeypatch):
     thm7.low(out, "D", None, cone, gmm, ("2", "5"), arb(4), [3, 5], prec, "exp", series, paths, False)
     assert len(fl.calls) == 2 and fl.calls[0][7] is None and len(out.evidence) == 1 and paths == []
     assert "≈ 5" in out.evidence[0].quantity and len(series) == 1
+
+
+def test_low_start_scales_the_lmm_direction(thirty_digits, monkeypatch):
+    """W(0) = c·W^mm_α entry by entry: W^mm_α = (3, 4) (‖·‖_F = 5), r₀ = 5 → c = 1 exactly and W(0) = (3, 4)."""
+    fl = _LowFlow(monkeypatch)
+    cone = SimpleNamespace(w=(3, 4), norm_sq=25, name="α=(2)")
+    thm7.low(thm7.Outcome(), "D", None, cone, SimpleNamespace(w=(1, 0)), ("5",), arb(4), [3], SimpleNamespace(dps=30),
+             "exp", [], [], False)
+    (call,) = fl.calls
+    assert call[1] == (Fraction(3), Fraction(4))
