@@ -503,3 +503,27 @@ def test_low_start_scales_the_lmm_direction(thirty_digits, monkeypatch):
              "exp", [], [], False)
     (call,) = fl.calls
     assert call[1] == (Fraction(3), Fraction(4))
+
+
+def test_a_start_without_reached_stops_skips_only_itself(monkeypatch):
+    """The FIRST start of each cone (axis) returns no reached stop: its item is skipped and the next start
+    (boundary) still gets its direction item — one per cone."""
+    out, _ = _eval(Engine(monkeypatch, no_recs="axis at ‖W(0)‖_F ≥ R"), low_starts=())
+    flows = _items(out, "GD then gradient flow")
+    assert [f.quantity.split(":")[0] for f in flows] == ["α=(1), W(0) = boundary at ‖W(0)‖_F ≥ R",
+                                                        "α=(2), W(0) = boundary at ‖W(0)‖_F ≥ R"]
+
+
+def test_track_notes_without_an_exit_are_the_coverage(monkeypatch):
+    """No path leaves the cone: each Track item's note is its Tally's coverage alone (no exit place before it)."""
+    out, _ = _eval(Engine(monkeypatch), low_starts=(), invariance=True)
+    items = _items(out, "(T2) W-GD") + _items(out, "(T2) gradient flow")
+    assert len(items) == 8 and all(x.note.startswith(x.coverage.describe()) for x in items)
+
+
+def test_low_fills_the_plane_figures_paths(monkeypatch):
+    """low appends its paths to the list the plane figure then draws (the same list object)."""
+    e = Engine(monkeypatch)
+    _eval(e)
+    (args,) = e.log["low"]
+    assert args[11] is e.log["plane"][0][0] and args[10] is not args[11]
