@@ -186,3 +186,9 @@ def test_check_passes_exact_radii(monkeypatch):
     assert C.check("data", "prec") == "out"
     assert calls == [("data", "prec", ("1", "3/2", "5/2")), ("data", "prec", None)]
     assert rules.SDP_DISTANCE_RESOLUTION == F(1, 10**6)
+
+
+def test_factors_scale_both_ladders(monkeypatch):
+    """factors given: R₀·factors for each norm — s2s_labels' R₀ = 187/100 (F) and 39/20 (⋆) times (1, 2)."""
+    _, log = _run(monkeypatch, factors=("1", "2"))
+    assert log["path"] == [("W", ("187/100", "187/50"), 30, 2, 0), ("KQ", ("39/20", "39/10"), 30, 2, 0)]

@@ -186,3 +186,12 @@ def test_check_passes_exact_radii(monkeypatch):
     assert C.check(data, PREC, radii=[1, "3/2", 0.25]) == "out"
     assert C.check(data, PREC) == "out"
     assert seen == [(data, PREC, {"radii": ("1", "3/2", "1/4")}), (data, PREC, {"radii": None})]
+
+
+def test_nuclear_distances_reach_their_evidence(monkeypatch):
+    """The (K,Q) items get the distance series computed for them (the stand-in's 1, 2, …, 5 for K̄Q̄ᵀ and again for
+    Q̄K̄ᵀ), not a missing one."""
+    _, e = _run(monkeypatch)
+    _, ek, eq = e.calls["evidence"]
+    for ys in (ek[3], eq[3]):
+        assert len(ys) == 5 and all(y.overlaps(arb(k + 1)) and y.rad() == 0 for k, y in enumerate(ys))

@@ -493,3 +493,37 @@ def test_low_starts_below_r(thirty_digits, monkeypatch):
     thm7.low(out, "D", None, cone, gmm, ("2", "5"), arb(4), [3, 5], prec, "exp", series, paths, False)
     assert len(fl.calls) == 2 and fl.calls[0][7] is None and len(out.evidence) == 1 and paths == []
     assert "≈ 5" in out.evidence[0].quantity and len(series) == 1
+
+
+def test_low_start_scales_the_lmm_direction(thirty_digits, monkeypatch):
+    """W(0) = c·W^mm_α entry by entry: W^mm_α = (3, 4) (‖·‖_F = 5), r₀ = 5 → c = 1 exactly and W(0) = (3, 4)."""
+    fl = _LowFlow(monkeypatch)
+    cone = SimpleNamespace(w=(3, 4), norm_sq=25, name="α=(2)")
+    thm7.low(thm7.Outcome(), "D", None, cone, SimpleNamespace(w=(1, 0)), ("5",), arb(4), [3], SimpleNamespace(dps=30),
+             "exp", [], [], False)
+    (call,) = fl.calls
+    assert call[1] == (Fraction(3), Fraction(4))
+
+
+def test_a_start_without_reached_stops_skips_only_itself(monkeypatch):
+    """The FIRST start of each cone (axis) returns no reached stop: its item is skipped and the next start
+    (boundary) still gets its direction item — one per cone."""
+    out, _ = _eval(Engine(monkeypatch, no_recs="axis at ‖W(0)‖_F ≥ R"), low_starts=())
+    flows = _items(out, "GD then gradient flow")
+    assert [f.quantity.split(":")[0] for f in flows] == ["α=(1), W(0) = boundary at ‖W(0)‖_F ≥ R",
+                                                        "α=(2), W(0) = boundary at ‖W(0)‖_F ≥ R"]
+
+
+def test_track_notes_without_an_exit_are_the_coverage(monkeypatch):
+    """No path leaves the cone: each Track item's note is its Tally's coverage alone (no exit place before it)."""
+    out, _ = _eval(Engine(monkeypatch), low_starts=(), invariance=True)
+    items = _items(out, "(T2) W-GD") + _items(out, "(T2) gradient flow")
+    assert len(items) == 8 and all(x.note.startswith(x.coverage.describe()) for x in items)
+
+
+def test_low_fills_the_plane_figures_paths(monkeypatch):
+    """low appends its paths to the list the plane figure then draws (the same list object)."""
+    e = Engine(monkeypatch)
+    _eval(e)
+    (args,) = e.log["low"]
+    assert args[11] is e.log["plane"][0][0] and args[10] is not args[11]

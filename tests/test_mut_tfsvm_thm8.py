@@ -149,3 +149,12 @@ def test_range_names_the_first_selections(monkeypatch):
 
 def test_label_is_one_indexed():
     assert thm8._label((0, 2, 1)) == "(1,3,2)" and thm8._label(()) == "()"
+
+
+def test_generic_is_asked_of_each_draw_then_the_centre(monkeypatch):
+    """σ > 0: the generic event is decided on each draw k = 0 … draws − 1 and then on the centre dataset itself (the
+    informative item's rank), in that order."""
+    kit = Kit(monkeypatch)
+    data = _data(2, 3, 2)
+    thm8.evaluate(data, PREC, draws=3)
+    assert [getattr(g, "k", None) for g in kit.gens] == [0, 1, 2, None] and kit.gens[-1] is data
