@@ -307,3 +307,60 @@ def test_exact_kkt_off_support_bound_and_empty_support():
     assert vals[3] == 3 and dec[3] is False and vals[4] == 0
     vals, dec = _vals(kkt.exact_kkt(res, [Fraction(0), Fraction(0)], [Fraction(0), Fraction(0)]))
     assert vals == [0, 0, 0, 0, 0, 0] and dec == [False, True, True, True, True, True]
+
+
+def test_max_and_min_go_by_midpoints():
+    """Overlapping balls: 1 ± 2 and 2 ± 1/10 — by midpoint the second is the larger (a plain max keeps the first,
+    the comparison being uncertain); dual feasibility's min λ likewise picks −1/2 ± 1/100 over 0 ± 1."""
+    assert kkt._max([arb(1, 2), arb(2, 0.1)]).mid() == 2
+    row = _rows([[0]])[0]
+    row.lam = [arb(0, 1), arb(-0.5, 0.01)]
+    ev = kkt.dual_feasible([row], _q("1/128"))
+    assert ev.value.mid() == -0.5
+
+
+def test_items_decided_on_flow_output_are_never_certified():
+    """enclosed=False on every flow item: ``certified`` is False (not a falsy None: the JSON contract's boolean)."""
+    tol = _q("1/128")
+    rows = _rows([[1]] * 3, eps_off=[0, 0, 0], gaps=[0, 0, "1/2"], ln_mus=LNS[:3])
+    items = [kkt.dual_feasible(rows, tol), kkt.off_support(rows, 1, tol), kkt.duality_gap(rows, tol),
+             kkt.duality_gap(_rows([[1]], gaps=[0]), tol), *kkt.trend("(C1)", "ε", rows, [_q(0)] * 3, tol)]
+    assert all(e.decide() is True and e.certified is False for e in items)
+    for ev in (kkt.off_support(rows, 1, tol), kkt.trend("(C1)", "ε", rows, [_q(0)] * 3, tol)[0]):
+        assert ev.residual is True and ev.coverage.worst_at.startswith("s = ")
+
+
+def test_duality_gap_reads_the_last_of_three_and_an_uncertain_gap():
+    """Three records, gaps (0, 0, −1/64): the last one decides (fails); a gap 1/128 ± 10⁻²⁰ at tol = 1/128 is not
+    certainly ≤ tol, so it goes to ``gap ≥ −tol`` (holds; against +tol it would be undecided)."""
+    tol = _q("1/128")
+    assert kkt.duality_gap(_rows([[1]] * 3, gaps=[0, 0, "-1/64"]), tol).decide() is False
+    row = _rows([[1]])[0]
+    row.gap = arb(1 / 128, 1e-20)
+    ev = kkt.duality_gap([row], tol)
+    assert ev.relation == ">=" and ev.decide() is True
+
+
+def test_residuals_off_support_dominates():
+    """J₁ = {0} with Bλ₀ = 1 = sign β̂₀ (0) and Bλ₁ = 3/2 off J₁: ε = 3/2 − 1 = 1/2 (the clipped term counts when
+    positive, whatever its size)."""
+    eps, *_ = kkt.residuals(_sysm(B2), _point(1, [1, 1], [2, 2]), [_q(1), _q("3/4")], {0})
+    assert _near(eps, Fraction(1, 2))
+
+
+def test_exact_kkt_rows_with_entries_other_than_one_and_the_off_bound():
+    """B = ((2, 1), (1, 2)), β = (1/3, 1/3), λ = (1/3, 1/3): margins (1, 1), Bλ = (1, 1) — all holding; with
+    β = (1/2, 0), λ = (1/2, 0): Bλ = (1, 1/2); β = (1, 0), λ = (0, 3/4): Bλ = (3/4, 3/2): off the support 3/2 > 1."""
+    res = _res([[2, 1], [1, 2]])
+    vals, dec = _vals(kkt.exact_kkt(res, [Fraction(1, 3)] * 2, [Fraction(1, 3)] * 2))
+    assert vals == [1, Fraction(1, 3), 0, 0, 0, 0] and dec == [True] * 6
+    vals, dec = _vals(kkt.exact_kkt(res, [Fraction(1, 2), Fraction(0)], [Fraction(1, 2), Fraction(0)]))
+    assert vals[2:4] == [0, Fraction(1, 2)]
+    vals, dec = _vals(kkt.exact_kkt(res, [Fraction(1), Fraction(0)], [Fraction(0), Fraction(3, 4)]))
+    assert vals[2:4] == [Fraction(1, 4), Fraction(3, 2)] and dec[3] is False
+
+
+def test_support_drift_divides_the_last_record_by_its_mu():
+    """β̂ = β/µ at both ends: β (2, ·) at µ = 2 and (12, ·) at µ = 4 → |ln 3 − ln 1| = ln 3."""
+    rows = _rows([[1]] * 2, betas=[[2, 1], [12, 1]], mus=[2, 4])
+    assert abs(kkt.support_drift(rows, [0]) - math.log(3)) < 1e-12
