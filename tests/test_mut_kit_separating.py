@@ -239,3 +239,58 @@ def test_kappa_text():
     assert S._kappa_text(_sel("(1)", kappa=S.NEG_INF)) == S.NEG_INF
     assert S._kappa_text(_sel("(1)", kappa="1/3")) == "0.333333"
     assert isinstance(arb(1), arb)
+
+
+@pytest.fixture
+def strict_engine(engine, monkeypatch):
+    """The fake engine, checking that every call gets the dataset and the attention of the lemma."""
+    data = _data()
+    for name in ("selections", "selection", "selection_count", "optimal_selection", "row_sets"):
+        f = getattr(S, name)
+
+        def checked(d, *args, _f=f, _name=name):
+            assert d is data, _name
+            assert args[-2 if _name in ("selection", "selections") else -1] in ("single", "seq2seq", "causal"), _name
+            return _f(d, *args)
+        monkeypatch.setattr(S, name, checked)
+    engine.data = data
+    return engine
+
+
+def test_engine_receives_the_data_and_attention(strict_engine):
+    strict_engine.sels = [_sel("(1)")]
+    out = S.lmm_cone_outcome(strict_engine.data, PREC, seq2seq=True)
+    assert ("opt", "seq2seq") in strict_engine.calls and len(out.figures) == 1   # figure on by default
+    assert out.hypotheses[0].name.startswith("some SAtt-SVM(α) feasible")
+    S.lmm_cone_outcome(strict_engine.data, PREC, alpha=(0,), figure=False)
+
+
+def test_an_infeasible_selection_does_not_end_the_tally(engine):
+    engine.sels = [_sel("(1)", feasible=False), _sel("(2)"), _sel("(3)", lopt=False, sign=0, kappa="0")]
+    out = S.lmm_cone_outcome(_data(), PREC, figure=False)
+    assert out.evidence[0].coverage.points == 1 and out.evidence[1].coverage.points == 1
+
+
+def test_kappa_notes_count_each_kind(engine):
+    """Others: κ = −∞ twice, 0 once, −1/2 once (the rest); no locally-optimal α → "none"."""
+    engine.sels = [_sel("(1)", lopt=False, sign=-1, kappa=S.NEG_INF), _sel("(2)", lopt=False, sign=-1, kappa=S.NEG_INF),
+                   _sel("(3)", lopt=False, sign=0, kappa="0"), _sel("(4)", lopt=False, sign=-1, kappa="-1/2")]
+    out = S.lmm_cone_outcome(_data(), PREC, figure=False)
+    note = out.notes[-1]
+    assert note.startswith("κ(α) of the locally-optimal α: none;")
+    assert "of the 4 other feasible α: 2 are −∞, 1 are 0, the rest α = (4) -0.5" in note
+    engine.sels = engine.sels[:3]
+    note = S.lmm_cone_outcome(_data(), PREC, figure=False).notes[-1]
+    assert note.endswith("2 are −∞, 1 are 0")
+
+
+def test_names_of_the_hypotheses_and_requirement_details():
+    assert S.single_query_hypothesis(_data()).name == "single-query attention data (one query z_i per sequence)"
+    r = _reqs([_pt(1)])
+    assert r[1][2] == "" and r[2][2] == ""
+
+
+def test_cone_path_tolerance_one_at_low_dps():
+    """dps = 3 → tolerance 10⁰ = 1 exactly: a gradient of exactly 1 and a multiplier of exactly −1 pass (≤, ≥)."""
+    r = _reqs([_pt(1, grad=1, mult=-1)], NS(dps=3, tolerance=PREC.tolerance))
+    assert r[1][1] is True

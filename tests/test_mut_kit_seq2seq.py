@@ -205,3 +205,43 @@ def test_path_evidence_residual_flag_and_plateau():
     out, _ = _pe(radii, [1, 1, 1, Fraction(1, 2 ** 89)], zero=Fraction(1, 2 ** 90))
     assert not out.evidence[0].residual
     assert isinstance(arb(1), arb)
+
+
+def test_calls_receive_their_arguments(monkeypatch, opt_env):
+    """The dataset reaches row_optimal, Assumption A (with the logistic loss), E and the SVM; the ties hypothesis is
+    named."""
+    data = NS(n=1, T=2, head=None)
+    seen = []
+    monkeypatch.setattr(A, "assumption_a", lambda loss, d: seen.append((loss, d)) or Hypothesis("A", True))
+    monkeypatch.setattr(MS, "row_optimal", lambda d, causal: seen.append(("opt", d)) or ((0,), (0,)))
+    monkeypatch.setattr(SS, "satt_svm", lambda d, alpha, causal, dps: seen.append(("svm", d)) or opt_env.res)
+    monkeypatch.setattr(Q, "head_hypothesis", lambda d, alpha, causal, what: seen.append(("E", d)) or Hypothesis("E", True))
+    hyps, _ = Q.opt_hypotheses(data, PREC, False)
+    assert ("logistic", data) in seen and ("opt", data) in seen and ("svm", data) in seen and ("E", data) in seen
+    assert hyps[1].name == "unique optimal token of every query (over its window)"
+    out, _, _ = Q.global_path_outcome(NS(n=1, T=2, head=None, causal=False), PREC)
+    assert out.requirements[0].name.startswith("the path is computed with the linear head")
+
+
+def test_nuclear_distances_get_their_arguments_and_empty_norm(monkeypatch):
+    calls = []
+    monkeypatch.setattr(Q, "distance_to_solution_set",
+                        lambda th, res, dps: calls.append((th, res, dps)) or to_arb(Fraction(1, 8)))
+    Q.distance_series([3], "RES", 40, nuclear=True)
+    assert calls == [(3, "RES", 40)]
+    assert Q.frobenius_norm([]) == 0
+
+
+def test_path_evidence_zero_value_and_regime_edges():
+    """A last value ≤ zero decides the rule (a tail that is not decreasing otherwise); the item's value is the last
+    y; at tol = 0 the floor is R₀ itself and R = R₀ passes; the undecided reason names the tail's start; never
+    certified."""
+    out, _ = _pe([1, 10, 100, 1000], [1, 2, 3, Fraction(1, 2 ** 100)], zero=Fraction(1, 2 ** 90))
+    ev = out.evidence[0]
+    assert ev.rule.holds is True and ev.certified is False
+    out, _ = _pe([1, 10, 100, 1000, 10**4], [5, 4, 3, 2, Fraction(1, 2)])
+    assert out.evidence[0].value == to_arb(Fraction(1, 2))
+    out, _ = _pe([1, 10, 100, 1000, 10**4], [1, 1, 1, 1, 1], r0=Fraction(10), tol=0)
+    assert out.requirements[0].met is True
+    out, _ = _pe([1, 10, 100, 1000, 10**4], [1, 1, 1, 1, 1], r0=Fraction(11), tol=0)
+    assert "not read: the tail starts at R = 10.00 < R₀ = 11" in out.evidence[0].rule.detail

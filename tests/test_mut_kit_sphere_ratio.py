@@ -226,3 +226,59 @@ def test_ratio_figure():
     assert fig.hlines == [(-2.0, "π = 0.01")] and fig.logx is True
     fig = S.ratio_figure(NS(radii=[1], points=[pts(Fraction(1, 2))]), [], "t")
     assert fig.series[0].y == [None]
+
+
+def test_sup_ratio_and_refined_go_by_midpoints():
+    """Overlapping ratios 1 ± 2 (first) and 3/2 ± 1/100: by midpoint the second is the larger — the sup, and the
+    point the refinement brackets (best at the top level 1/2: [1/4, 2]; the first would give [1/400, 1/2])."""
+    wide, tight = {"num": arb(1, 2), "den": to_arb(1)}, {"num": arb(1.5, 0.01), "den": to_arb(1)}
+    assert S.sup_ratio([wide, tight]).mid() == 1.5
+    sc, model = _scan(), ConstGrad((1, 1))
+    pts = [dict(wide, m=Fraction(1, 4), k=0), dict(tight, m=Fraction(1, 2), k=0)]
+    out = S._refined(sc, model, pts, 1)
+    assert abs(math.log(out[0]["m"]) - _golden(Fraction(1, 4), Fraction(2))[0]) < 1e-9
+
+
+def test_refined_moves_down_when_every_evaluation_has_no_ratio():
+    """The given points have den > 0, every new one den < 0 (w = (−1, 1)): f = −∞ everywhere, ties keep the lower
+    part (fc ≥ fd): the evaluations run down to lo = 1/8."""
+    sc, model = _scan(), ConstGrad((-1, 1))
+    pts = [{"m": Fraction(m), "k": 0, "num": to_arb(v), "den": to_arb(1)} for m, v in (("1/8", 1), ("1/4", 2),
+                                                                                          ("1/2", 1))]
+    out = S._refined(sc, model, pts, 1)
+    assert len(out) == 2 + S.REFINE_STEPS and abs(float(out[-1]["m"]) - 1 / 8) < 1e-4
+
+
+def test_calls_receive_the_data_direction_and_loss(monkeypatch):
+    seen = []
+    _limit_env(monkeypatch, [[1, 3]], to_arb(3), to_arb(2))
+    monkeypatch.setattr(S, "features", lambda data, par: seen.append(("f", data, par)) or [[[1], [3]]])
+    monkeypatch.setattr(S, "cone_point", lambda pbar, u, m, r: seen.append(("q", pbar, u)) or [to_arb(1)])
+    monkeypatch.setattr(S, "lmm_geometry", lambda data, alpha: seen.append(("g", data)) or "GEO")
+
+    def leading_term(g, q, direction, loss):
+        seen.append(("lead", g, q, str(loss)))
+        return None, "", to_arb(1)
+    monkeypatch.setattr(S, "leading_term", leading_term)
+    _limit()
+    assert ("f", "D", "p") in seen and ("q", [to_arb(5)], "u1") in seen and ("g", "D") in seen
+    assert seen.count(("lead", "GEO", [to_arb(1)], str(S.get_loss("logistic")))) == 2
+    _limit_env(monkeypatch, [[3, 3]], to_arb(3), to_arb(2))
+    assert _limit().relation == "~"
+    _limit_env(monkeypatch, [[1, 3]], None, to_arb(2))
+    assert _limit().relation == "~"
+
+
+def test_sphere_scan_passes_data_loss_and_scan(monkeypatch):
+    rec = {}
+
+    class FakeScan:
+        def __init__(self, *a, **k):
+            self.radii, self.points = [3], [["p0"]]
+
+    monkeypatch.setattr(S, "ConeScan", FakeScan)
+    monkeypatch.setattr(S.LinearLogitModel, "from_dataset",
+                        classmethod(lambda cls, d, par, loss: rec.update(model=(d, str(loss))) or "M"))
+    monkeypatch.setattr(S, "_refined", lambda sc, model, pts, r: rec.update(scan=sc) or [])
+    sc = S.sphere_scan("D", "G", (3,), "logistic")
+    assert rec["model"] == ("D", str(S.get_loss("logistic"))) and rec["scan"] is sc
