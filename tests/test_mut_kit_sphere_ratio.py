@@ -282,3 +282,20 @@ def test_sphere_scan_passes_data_loss_and_scan(monkeypatch):
     monkeypatch.setattr(S, "_refined", lambda sc, model, pts, r: rec.update(scan=sc) or [])
     sc = S.sphere_scan("D", "G", (3,), "logistic")
     assert rec["model"] == ("D", str(S.get_loss("logistic"))) and rec["scan"] is sc
+
+
+class HalfSphere:
+    """−∇L = (±1, 4): den = +1 where c = 1 − m < 3/5 (m > 2/5), −1 elsewhere (no ratio there); on m > 2/5
+    ρ = c + 4s, largest at c = 1/√17 (m* = 1 − 1/√17 ≈ 0.7575)."""
+
+    def grad(self, p):
+        return [to_arb(-1 if p[0].mid() < 0.6 else 1), to_arb(-4)]
+
+
+def test_refined_avoids_points_without_a_ratio():
+    """The bracket [1/8, 1] (best given level 1/4, top level 1): points without a ratio count as −∞, so the search
+    converges to m* on the side that has a ratio (the first golden points, m ≈ 0.277 and 0.452, straddle 2/5)."""
+    sc = _scan()
+    pts = [{"m": Fraction(m), "k": 0, "num": to_arb(v), "den": to_arb(1)} for m, v in (("1/8", 1), ("1/4", 2), ("1", 1))]
+    out = S._refined(sc, HalfSphere(), pts, 1)
+    assert abs(float(out[-1]["m"]) - (1 - 1 / math.sqrt(17))) < 1e-3
