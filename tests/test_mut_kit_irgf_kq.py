@@ -147,7 +147,7 @@ def test_alignment_exact(a4):
     bad = list(psi)
     bad[4] = F(1, 7)                                     # K(0)[2, 0]
     h = G.alignment(B, eye, bad)
-    assert h.met is False and h.detail.startswith("1 off-diagonal entries") and "(U_KᵀK(0)V)[2,0] ≠ 0" in h.detail
+    assert h.name == NAMES[ALIGN] and h.met is False and h.detail.startswith("1 off-diagonal entries") and "(U_KᵀK(0)V)[2,0] ≠ 0" in h.detail
     bad = G.aligned_start(B, ROT, (2, 3), (5, 7))
     bad[4] = F(1, 7)
     assert G.alignment(B, ROT, bad).detail.startswith("2 off-diagonal")
@@ -173,6 +173,8 @@ def test_spectral_rows_sign_and_skipped_token():
     assert G.spectral_rows(data, info) == [[2, 0], [1, 0]]
     info["z"] = [(0, 1)]
     assert G.spectral_rows(data, info) == [[1, 0], [0, 0]]
+    info["z"] = [(F(1, 2), 0)]                       # ⟨x_opt, z⟩ = ½ > 0: sign + → ½ and ½
+    assert G.spectral_rows(data, info) == [[F(1, 2), 0], [F(1, 2), 0]]
 
 
 def test_closed_form():
@@ -252,18 +254,19 @@ def test_nuclear_certificate_items():
     assert c.contraction is True
 
 
-@pytest.fixture(scope="module")
-def lifted(a4):
-    data, info = a4
+def _lifted(flip=None):
+    """D-A4's lifted solution, computed inside each test (mutmut maps a mutant to the tests whose call runs it)."""
+    data = d_a4()
+    _, _, info = assumption4(data)
     with working_precision(30):
-        return G.lifted_solution(data, info, dps=30), G.lifted_solution(data, info, flip=1, dps=30)
+        return G.lifted_solution(data, info, dps=30) if flip is None else G.lifted_solution(data, info, flip, dps=30)
 
 
-def test_lifted_solution_on_d_a4(lifted):
+def test_lifted_solution_on_d_a4():
     """Spec: W° = Diag(0.4, 1, 0), p*_nuc = 1.4. (42): min |β₁| + |β₂| + |β₃| s.t. (5/2)β₁ ≥ 1 (×2), β₂ ≥ 1 (×2) →
     β = (2/5, 1, 0); its duals sum to 2/5 and 1 per sequence, made equal within the pair: λ = (1/5, 1/5, ½, ½);
     t = (tr P + tr R)/2 = |β|₁ = 7/5 = bᵀλ; every slack 0."""
-    L, _ = lifted
+    L = _lifted()
     assert L.beta == [F(2, 5), 1, 0] and L.closed == [F(2, 5), 1, 0] and L.res42.status == "optimal"
     assert L.W == [[F(2, 5), 0, 0], [0, 1, 0], [0, 0, 0]]
     assert L.lam == [F(1, 5), F(1, 5), F(1, 2), F(1, 2)]
@@ -272,9 +275,9 @@ def test_lifted_solution_on_d_a4(lifted):
     assert c.contraction and c.upper_psd and len(L.problem.rows) == 4
 
 
-def test_lifted_solution_flipped(lifted):
+def test_lifted_solution_flipped():
     """flip = 1: W = Diag(2/5, −1, 0): sequence 2's margins −1 → slack −2; P, R use |β| so t stays 7/5."""
-    _, Lf = lifted
+    Lf = _lifted(1)
     assert Lf.W == [[F(2, 5), 0, 0], [0, -1, 0], [0, 0, 0]]
     assert Lf.cert.min_slack == -2 and Lf.cert.passed is False and Lf.cert.t == F(7, 5)
 
@@ -300,7 +303,7 @@ def test_spectral_l1_solves_42(a4):
     data, info = a4
     with working_precision(30):
         res = G.spectral_l1(data, info, dps=30)
-    assert res.status == "optimal" and [F(x) for x in res.solution] == [F(2, 5), 1, 0]
+    assert res.status == "optimal" and [F(x) for x in res.solution] == [F(2, 5), 1, 0] and res.kind == "diag"
 
 
 def test_margin_is_the_smallest_row():
@@ -340,3 +343,23 @@ def test_certificate_evidence_items():
     assert "W°°" in ev[0].quantity and "W°°" in ev[3].quantity and "t = 3, Σλ = 2" in ev[4].note
     assert [e.decide() for e in ev] == [False, True, False, True, False]
     assert "W°" in G.certificate_evidence(L)[0].quantity
+
+
+def test_margin_takes_the_smallest_midpoint():
+    """Values 1 and a wide ball (mid 0, radius 10), in that order: the smallest by midpoint is the wide ball (the
+    plain min of balls would keep 1, not certainly larger)."""
+    with working_precision(30):
+        m = G.margin(NS(rows=[[0, 1], [1, 0]]), [arb(0, 10), to_arb(1)])
+    assert m.mid() == 0 and m.rad() >= 10
+
+
+def test_offdiag_mass_of_a_wide_ball():
+    """D-A4 bases (exact), V = I₂, M[0,1] = 1 ± ½ (a ball): the mass encloses [½, 3/2] and its upper end is √(upper end
+    of sq) ≈ 3/2 (not the square root of the lower end)."""
+    _, _, info = assumption4(d_a4())
+    B = G.bases(info)
+    eye = [[F(1), F(0)], [F(0), F(1)]]
+    with working_precision(30):
+        M = G.split([0, arb(1, "0.5"), 0, 0, 0, 0] + [0] * 6, 3, 2)[0]
+        m = G.offdiag_mass(B, eye, M, "K")
+        assert m.contains(arb("0.5")) and m.contains(arb("1.5")) and m.upper() < arb("1.51")

@@ -6,7 +6,6 @@ are derived by hand in each docstring (exact Fractions)."""
 from fractions import Fraction as F
 from types import SimpleNamespace as NS
 
-import pytest
 from flint import arb
 
 from verify.claims import Outcome, rules
@@ -37,8 +36,8 @@ def _two_token(xs, Y=None, v=(0, 1)):
 FIG3B = [(1, 1), (1, -1), (F(1, 2), F(3, 2))]
 
 
-@pytest.fixture(scope="module")
-def fig3():
+def _fig3():
+    """Both Fig. 3 variants' SVMs (solved inside each test: mutmut maps a mutant to the tests whose call runs it)."""
     with working_precision(30):
         a = J.joint_svms(D.mmts_fig3("a"), "opt", 30, need=("label", "att", "relaxed"))
         b = J.joint_svms(D.mmts_fig3("b"), "opt", 30, need=("label", "att", "relaxed"))
@@ -46,10 +45,10 @@ def fig3():
 
 
 # ----- joint_svms ---------------------------------------------------------------------------------------------------
-def test_fig3_svms_support_and_relaxed(fig3):
+def test_fig3_svms_support_and_relaxed():
     """Fig. 3: v^mm = (0, 1) (label rows (1,1), (−1,1), (½,1) resp. (½,3/2)); S = all in (a), {1, 2} in (b) (row 3 has
     margin 3/2 ≠ 1); p^mm = (4/3, 1/3) resp. (5/4, 1/4); p^relax = p^mm in (a) and (1, 0) in (b) (rhs 1, 1, 0)."""
-    a, b = fig3
+    a, b = _fig3()
     assert a.alpha == (1, 1, 1) and a.v_mm == [0, 1] and a.support == (0, 1, 2)
     assert a.p_mm == [F(4, 3), F(1, 3)] and a.p_relax == [F(4, 3), F(1, 3)]
     assert b.support == (0, 1) and b.p_mm == [F(5, 4), F(1, 4)] and b.p_relax == [1, 0]
@@ -107,9 +106,9 @@ def test_selection_margins_exact():
     assert J.selection_margins(d3, (1,), [1, 2]) == [-3]     # min((1,0)−(0,0), (1,0)−(0,2)) ·q = min(1, −3)
 
 
-def test_fig3b_refuted_along_p_relax(fig3):
+def test_fig3b_refuted_along_p_relax():
     """Fig. 3(b): along p^relax = (1, 0), Δ = (1, 1, ½) > 0, min over S = 1 > Δ_3 = ½ → refuted (certified False)."""
-    _, b = fig3
+    _, b = _fig3()
     h = J.assumption_c(D.mmts_fig3("b"), b)
     assert h.met is False and h.name == J.C_NAME
     assert "p = R·p^relax" in h.detail and "min over S = 1 > Δ of the non-support input 3 = 1/2" in h.detail
@@ -155,16 +154,16 @@ def test_the_refutation_names_the_smallest_non_support_margin():
 def test_no_ray_and_no_support_set_is_undecided():
     """S = {1, 2}, neither p^relax nor p^mm exists: input 3 off S → undecided, naming it (1-based)."""
     h = J.assumption_c(_two_token(FIG3B), _js((0, 1)))
-    assert h.met is None and "inputs [3] are not support vectors" in h.detail and "p^relax, p^mm(α)" in h.detail
+    assert h.name == J.C_NAME and h.met is None and "inputs [3] are not support vectors" in h.detail and "p^relax, p^mm(α)" in h.detail
 
 
 # ----- Assumption C: the sufficient condition -------------------------------------------------------------------
-def test_fig3a_certified_with_the_derived_weights(fig3):
+def test_fig3a_certified_with_the_derived_weights():
     """Fig. 3(a): w = (1,1), (−1,1), (½,1), target (0, 1). Subsets: {1,2} → (½, ½); {2,3} → (⅓, ⅔); {1,3} → (−1, 2)
     (negative: skipped); {1,2,3} collinear. Best λ_j = ½, ½, ⅔ → ν = (Γ/2)·½ = ¼ (Γ = 1)."""
-    a, _ = fig3
+    a, _ = _fig3()
     h = J.assumption_c(D.mmts_fig3("a"), a)
-    assert h.met is True and "1: 1/2, 2: 1/2, 3: 2/3" in h.detail and "= 0.25" in h.detail
+    assert h.name == J.C_NAME and h.met is True and "1: 1/2, 2: 1/2, 3: 2/3" in h.detail and "= 0.25" in h.detail
 
 
 def test_nu_scales_with_gamma():
@@ -189,7 +188,7 @@ def test_an_input_with_zero_weight_in_every_combination_is_missing():
     X = [[(0, 0, 0), w] for w in [(1, 0, 1), (-1, 0, 1), (0, 1, 1)]]
     d = Dataset.make(X=X, Y=[1, 1, 1], v=[0, 0, 1], name="mid")
     h = J.assumption_c(d, _js((0, 1, 2), v=(0, 0, 1)))
-    assert h.met is None and "through inputs [3]" in h.detail
+    assert h.name == J.C_NAME and h.met is None and "through inputs [3]" in h.detail
 
 
 def test_nonzero_unselected_tokens_block_the_sufficient_condition():
@@ -199,9 +198,9 @@ def test_nonzero_unselected_tokens_block_the_sufficient_condition():
     d = Dataset.make(X=X, Y=[1, 1, 1], v=[0, 1], name="nz")
     js = _js((0, 1, 2))
     h = J.assumption_c(d, js)
-    assert h.met is None and "inputs [1, 2] have a non-selected token ≠ 0" in h.detail
-    h = J.assumption_c(d, js, scope=(2,))
-    assert h.met is True and "3: 1" in h.detail and "= 0.5" in h.detail     # w₃ = (0, 1) = target: λ = 1, ν = ½
+    assert h.name == J.C_NAME and h.met is None and "inputs [1, 2] have a non-selected token ≠ 0" in h.detail
+    h = J.assumption_c(d, js, scope=(2,), name="C3")
+    assert h.name == "C3" and h.met is True and "3: 1" in h.detail and "= 0.5" in h.detail     # w₃ = (0, 1) = target: λ = 1, ν = ½
 
 
 def test_the_subset_enumeration_limit():
@@ -211,7 +210,7 @@ def test_the_subset_enumeration_limit():
     xs = [(1, 1), (-1, 1), (0, 1)] * 5
     d = _two_token(xs[:13])
     h = J.assumption_c(d, _js(tuple(range(13)), alpha=(1,) * 13))
-    assert h.met is None and "13 inputs exceed the subset enumeration limit 12" in h.detail
+    assert h.name == J.C_NAME and h.met is None and "13 inputs exceed the subset enumeration limit 12" in h.detail
     h = J.assumption_c(d, _js(tuple(range(12)), alpha=(1,) * 13), scope=range(12))
     assert h.met is True and "= 0.25" in h.detail
 
@@ -315,9 +314,10 @@ def test_direction_evidence_values_names_and_rule():
     prec = NS(tolerance=to_arb(F(1, 10**20)))
     with working_precision(30):
         out = Outcome()
-        jp = _jp([1, 2], v=[[1, 0], [1, 1]], p=[[0, 1], [0, 3]])
+        jp = _jp([1, 2, 3], v=[[1, 0], [1, 1], [2, 2]], p=[[0, 1], [0, 3], [0, 1]])
         vals = J.direction_evidence(out, jp, [1, 1], "v^mm", "v", prec)
         assert abs(vals[0] - (1 - 1 / arb(2).sqrt())) < arb("1e-25") and abs(vals[1]) < arb("1e-25")
+        assert len(vals) == 3
         e = out.evidence[-1]
         assert e.quantity.startswith("1 − corr(v̄_r, v^mm) → 0 along") and e.value is vals[-1] and e.enclosed is False
         assert e.rule.holds is True and e.note.startswith("1: 0.293, 2: ")
@@ -330,7 +330,7 @@ def test_direction_evidence_values_names_and_rule():
         J.direction_evidence(Outcome(), jp, [1, 0], "w", "v", prec,
                              trend=lambda xs, ys, zero: calls.append((xs, ys, zero)) or rules.decays(xs, ys, zero=zero))
     xs, ys, zero = calls[0]
-    assert [float(x.mid()) for x in xs] == [1, 2] and zero is prec.tolerance and len(ys) == 2
+    assert [float(x.mid()) for x in xs] == [1, 2, 3] and zero is prec.tolerance and len(ys) == 3
 
 
 def test_joint_parameters_declared():
@@ -347,23 +347,55 @@ class _Recorder:
         self.calls = []
 
 
+DATA = object()   # the dataset stand-in: every stub checks it is handed on
+
+
 def _stub_outcome(monkeypatch, js, masses, hyp_c=True, quadrant_vals=None):
-    """relaxed_path_outcome with the SVMs, Assumption C, the path, the requirements and the figures replaced; the
-    direction evidence is real (decays on v̄ = (1, 0) → (1, 1) against v^mm = (0, 1) ... computed in the tests)."""
+    """relaxed_path_outcome with the SVMs, Assumption C, the path, the requirements and the figures replaced (each
+    stand-in checks that it receives the dataset, the SVMs, the path and the outcome it should); the direction
+    evidence is real."""
     rec = _Recorder()
-    monkeypatch.setattr(J, "joint_svms", lambda data, select, dps, need: rec.calls.append(("svms", select, dps, need))
-                        or js)
-    monkeypatch.setattr(J, "assumption_c", lambda data, js, scope, name: rec.calls.append(("C", scope, name))
-                        or J.Hypothesis(name, hyp_c, ""))
     jp = _jp([1, 2, 4, 8], p=[[1, 0]] * 4, v=[[0, 1]] * 4)
-    monkeypatch.setattr(J, "run_joint_path", lambda *a: rec.calls.append(("run",) + a[3:]) or jp)
-    monkeypatch.setattr(J, "off_masses", lambda data, alpha, p: masses.pop(0))
-    monkeypatch.setattr(J, "require_joint_path", lambda out, data, js, jp, prec: rec.calls.append(("req",)))
+
+    def svms(data, select, dps, need):
+        assert data is DATA
+        rec.calls.append(("svms", select, dps, need))
+        return js
+
+    def assumption(data, js_, scope, name):
+        assert data is DATA and js_ is js
+        rec.calls.append(("C", scope, name))
+        return J.Hypothesis(name, hyp_c, "")
+
+    def run(data, js_, prec, *rest):
+        assert data is DATA and js_ is js and prec.dps == 30
+        rec.calls.append(("run",) + rest)
+        return jp
+
+    def off(data, alpha, p):
+        assert data is DATA and alpha == js.alpha and p == [1, 0]
+        return masses.pop(0)
+
+    def req(out, data, js_, jp_, prec):
+        assert isinstance(out, Outcome) and data is DATA and js_ is js and jp_ is jp and prec.dps == 30
+        rec.calls.append(("req",))
+
+    monkeypatch.setattr(J, "joint_svms", svms)
+    monkeypatch.setattr(J, "assumption_c", assumption)
+    monkeypatch.setattr(J, "run_joint_path", run)
+    monkeypatch.setattr(J, "off_masses", off)
+    monkeypatch.setattr(J, "require_joint_path", req)
     if quadrant_vals is not None:
-        monkeypatch.setattr(J, "quadrant_margins", lambda data, alpha, p: quadrant_vals.pop(0))
+        def quad(data, alpha, p):
+            assert data is DATA and alpha == js.alpha and p == [1, 0]
+            return quadrant_vals.pop(0)
+        monkeypatch.setattr(J, "quadrant_margins", quad)
     import verify.kit.joint_figures as JF
-    monkeypatch.setattr(JF, "joint_figures", lambda out, title, jp, js, series: rec.calls.append(("fig", title,
-                                                                                                    len(series))))
+
+    def fig(out, title, jp_, js_, series):
+        assert isinstance(out, Outcome) and jp_ is jp and js_ is js
+        rec.calls.append(("fig", title, len(series)))
+    monkeypatch.setattr(JF, "joint_figures", fig)
     return rec
 
 
@@ -379,13 +411,13 @@ def test_relaxed_path_outcome_routes_everything(monkeypatch):
     js = _js((0, 1), v=(0, 1), pmm=(5, 1), prelax=(1, 0))
     rec = _stub_outcome(monkeypatch, js, _decaying())
     with working_precision(30) as prec:
-        out = J.relaxed_path_outcome(None, prec, radii=(1, 2, 4, 8), coupling=2, starts=3, seed=7, title="T6")
+        out = J.relaxed_path_outcome(DATA, prec, radii=(1, 2, 4, 8), coupling=2, starts=3, seed=7, title="T6")
     assert rec.calls[0] == ("svms", "opt", 30, ("label", "relaxed"))
     assert rec.calls[1][0] == "C" and rec.calls[1][1] == (0, 1) and "over S (Thm 6's restriction" in rec.calls[1][2]
     assert ("run", (1, 2, 4, 8), 2, 3, 7) in rec.calls and ("req",) in rec.calls and ("fig", "T6", 2) in rec.calls
     sel = out.hypotheses[-1]
     assert sel.name == J.SELECTION and sel.met is True and "1: 1.00, 2: 0.250, 4: 0.0625, 8: 0.0156" in sel.detail
-    assert len(out.evidence) == 2 and "v^mm" in out.evidence[0].quantity and "p^relax" in out.evidence[1].quantity
+    assert len(out.evidence) == 2 and out.evidence[0].quantity.startswith("1 − corr(v̄_r, v^mm) → 0") and "p^relax" in out.evidence[1].quantity
     assert out.evidence[1].quantity.startswith("1 − corr(p̄_R, p^relax) → 0")
     assert out.notes == ["support indices S = [1, 2] (exact); p^relax = ['1', '0']"]
     assert out.range == "R ≤ 8, r = 2·R"
@@ -397,7 +429,7 @@ def test_relaxed_path_outcome_select_and_no_figure(monkeypatch):
     js = _js((0, 1), v=(0, 1), prelax=(1, 0))
     rec = _stub_outcome(monkeypatch, js, _decaying())
     with working_precision(30) as prec:
-        J.relaxed_path_outcome(None, prec, radii=(1, 2, 4, 8), coupling=1, starts=1, seed=0, select="max",
+        J.relaxed_path_outcome(DATA, prec, radii=(1, 2, 4, 8), coupling=1, starts=1, seed=0, select="max",
                                figure=False)
     assert rec.calls[0][1] == "max" and not any(c[0] == "fig" for c in rec.calls)
 
@@ -406,15 +438,15 @@ def test_relaxed_path_outcome_stops_when_not_applicable(monkeypatch):
     """Assumption C not met → no path; no p^relax → no path; an infeasible label → no C hypothesis."""
     rec = _stub_outcome(monkeypatch, _js((0, 1), prelax=(1, 0)), _decaying(), hyp_c=None)
     with working_precision(30) as prec:
-        out = J.relaxed_path_outcome(None, prec, radii=(1,), coupling=1, starts=1, seed=0)
+        out = J.relaxed_path_outcome(DATA, prec, radii=(1,), coupling=1, starts=1, seed=0)
     assert out.evidence == [] and not any(c[0] == "run" for c in rec.calls) and len(out.hypotheses) == 1
     rec = _stub_outcome(monkeypatch, _js((0, 1)), _decaying())
     with working_precision(30) as prec:
-        out = J.relaxed_path_outcome(None, prec, radii=(1,), coupling=1, starts=1, seed=0)
+        out = J.relaxed_path_outcome(DATA, prec, radii=(1,), coupling=1, starts=1, seed=0)
     assert not any(c[0] == "run" for c in rec.calls) and out.evidence == []
     rec = _stub_outcome(monkeypatch, _js((0, 1), prelax=(1, 0), label_status="infeasible"), _decaying())
     with working_precision(30) as prec:
-        out = J.relaxed_path_outcome(None, prec, radii=(1,), coupling=1, starts=1, seed=0)
+        out = J.relaxed_path_outcome(DATA, prec, radii=(1,), coupling=1, starts=1, seed=0)
     assert not any(c[0] == "C" for c in rec.calls)
 
 
@@ -423,7 +455,7 @@ def test_relaxed_path_outcome_selection_plateau_fails(monkeypatch):
     masses = [[to_arb(F(1, 2)), to_arb(F(1, 4 * R * R))] for R in (1, 2, 4, 8)]
     _stub_outcome(monkeypatch, _js((0, 1), prelax=(1, 0)), masses)
     with working_precision(30) as prec:
-        out = J.relaxed_path_outcome(None, prec, radii=(1, 2, 4, 8), coupling=1, starts=1, seed=0)
+        out = J.relaxed_path_outcome(DATA, prec, radii=(1, 2, 4, 8), coupling=1, starts=1, seed=0)
     assert out.hypotheses[-1].name == J.SELECTION and out.hypotheses[-1].met is False
 
 
@@ -431,11 +463,11 @@ def test_relaxed_path_outcome_target_pmm(monkeypatch):
     """target "pmm": the p-evidence is against p^mm(α) (named as the false case); without p^mm: a failed requirement."""
     _stub_outcome(monkeypatch, _js((0, 1), pmm=(5, 1), prelax=(1, 0)), _decaying())
     with working_precision(30) as prec:
-        out = J.relaxed_path_outcome(None, prec, radii=(1, 2, 4, 8), coupling=1, starts=1, seed=0, target="pmm")
+        out = J.relaxed_path_outcome(DATA, prec, radii=(1, 2, 4, 8), coupling=1, starts=1, seed=0, target="pmm")
     assert "p^mm(α) (NOT p^relax: the false case)" in out.evidence[1].quantity
     _stub_outcome(monkeypatch, _js((0, 1), prelax=(1, 0)), _decaying())
     with working_precision(30) as prec:
-        out = J.relaxed_path_outcome(None, prec, radii=(1, 2, 4, 8), coupling=1, starts=1, seed=0, target="pmm")
+        out = J.relaxed_path_outcome(DATA, prec, radii=(1, 2, 4, 8), coupling=1, starts=1, seed=0, target="pmm")
     r = out.requirements[-1]
     assert r.name == "(ATT-SVM)(α) feasible for the altered target" and r.met is False and r.detail == "infeasible"
     assert len(out.evidence) == 1 and out.notes == []
@@ -447,7 +479,7 @@ def test_relaxed_path_outcome_quadrant(monkeypatch):
     def run(vals):
         _stub_outcome(monkeypatch, _js((0, 1), prelax=(1, 0)), _decaying(), quadrant_vals=vals)
         with working_precision(30) as prec:
-            return J.relaxed_path_outcome(None, prec, radii=(1, 2, 4, 8), coupling=1, starts=1, seed=0,
+            return J.relaxed_path_outcome(DATA, prec, radii=(1, 2, 4, 8), coupling=1, starts=1, seed=0,
                                           quadrant=True)
     ok = [[((0, 0), to_arb(1)), ((1, 0), to_arb(0))] for _ in range(4)]
     r = run(ok).requirements[-1]
@@ -458,3 +490,71 @@ def test_relaxed_path_outcome_quadrant(monkeypatch):
     undecided = [[((0, 0), arb(0, 1))]] + [[((0, 0), to_arb(1))] for _ in range(3)]
     assert run(undecided).requirements[-1].met is False
     assert run([[] for _ in range(4)]).requirements[-1].met is False
+
+
+def test_a_scope_of_non_support_inputs_only_has_no_ray():
+    """Scope {3} on Fig. 3(b) with p^relax = (1, 0): no support input in scope (nothing to compare) → no refutation;
+    input 3 is off S → undecided."""
+    h = J.assumption_c(_two_token(FIG3B), _js((0, 1), prelax=(1, 0)), scope=(2,))
+    assert h.met is None and "inputs [3] are not support vectors" in h.detail
+
+
+def test_relaxed_path_outcome_selection_uses_the_largest_midpoint(monkeypatch):
+    """A first input whose off-mass is a wide ball around 0 (mid 10⁻³⁰, radius 10) and a second 1/R²: the largest by
+    midpoint is 1/R² (decays: met); the plain max of balls would keep the undecidable wide ball."""
+    masses = [[arb("1e-30", 10), to_arb(F(1, R * R))] for R in (1, 2, 4, 8)]
+    _stub_outcome(monkeypatch, _js((0, 1), prelax=(1, 0)), masses)
+    with working_precision(30) as prec:
+        out = J.relaxed_path_outcome(DATA, prec, radii=(1, 2, 4, 8), coupling=1, starts=1, seed=0)
+    assert out.hypotheses[-1].met is True
+
+
+def test_relaxed_path_outcome_quadrant_one_point(monkeypatch):
+    """A single evaluated margin (≥ 0) is enough coverage: met."""
+    _stub_outcome(monkeypatch, _js((0, 1), prelax=(1, 0)), _decaying(),
+                  quadrant_vals=[[((0, 0), to_arb(1))], [], [], []])
+    with working_precision(30) as prec:
+        out = J.relaxed_path_outcome(DATA, prec, radii=(1, 2, 4, 8), coupling=1, starts=1, seed=0, quadrant=True)
+    assert out.requirements[-1].met is True
+
+
+def test_require_joint_path_details(monkeypatch):
+    """Spheres False at one radius and True at the other → not met; the outcome handed to require_path_optimal; the
+    largest off-mass by midpoint (a wide ball first, mid 10⁻²⁰, radius 10⁻¹⁸, then 5·10⁻¹⁹ > floor 10⁻²⁰: met); an
+    off-mass whose lower end equals the floor's upper end is not > the floor."""
+    outs = []
+    monkeypatch.setattr(J, "require_path_optimal", lambda out, jp, param, tol: outs.append((out, jp)))
+    prec = NS(dps=30, tolerance=None)
+    with working_precision(30):
+        floor = to_arb(F(1, 10**20))
+        monkeypatch.setattr(J, "off_masses", lambda data, alpha, p: [arb("1e-20", "1e-18"),
+                                                                     to_arb(F(5, 10**19))])
+        out = Outcome()
+        jp = _jp([1, 2], on_spheres=[False, True])
+        J.require_joint_path(out, None, _js((0,)), jp, prec)
+        assert outs == [(out, jp)] and out.requirements[0].met is False and out.requirements[1].met is True
+        assert out.requirements[0].name.startswith("the minimiser lies on both spheres")
+        assert out.requirements[1].name.startswith("the working precision resolves")
+        monkeypatch.setattr(J, "off_masses", lambda data, alpha, p: [arb(floor.upper())])
+        out = Outcome()
+        J.require_joint_path(out, None, _js((0,)), _jp([1]), prec)
+        assert out.requirements[1].met is False
+
+
+def test_the_first_missing_ray_does_not_stop_the_search():
+    """No p^relax, p^mm = (1, 0) refutes (Δ = 1, 1, ½)."""
+    h = J.assumption_c(_two_token(FIG3B), _js((0, 1), pmm=(1, 0)))
+    assert h.met is False and "p^mm(α)" in h.detail
+
+
+def test_support_is_decided_by_the_margin_product():
+    """Fig. 3(a) halved: v^mm = (0, 2), Y_i v·x_i = 1 for all three inputs → S = all (a quotient Y/(v·x) or a sum of
+    v_k/x_k would differ: 2/(½) = 4)."""
+    d = _two_token([(F(1, 2), F(1, 2)), (F(1, 2), F(-1, 2)), (F(1, 4), F(1, 2))], Y=[1, -1, 1])
+    with working_precision(30):
+        js = J.joint_svms(d, "opt", 30)
+    assert js.v_mm == [0, 2] and js.support == (0, 1, 2)
+
+
+def test_parameter_texts_are_given():
+    assert all(isinstance(p.quantifier, str) and isinstance(p.how, str) and p.how for p in J.joint_parameters())
