@@ -262,7 +262,7 @@ def _lifted(flip=None):
         return G.lifted_solution(data, info, dps=30) if flip is None else G.lifted_solution(data, info, flip, dps=30)
 
 
-def test_lifted_solution_on_d_a4():
+def test_lifted_solution_of_d_a4():
     """Spec: W° = Diag(0.4, 1, 0), p*_nuc = 1.4. (42): min |β₁| + |β₂| + |β₃| s.t. (5/2)β₁ ≥ 1 (×2), β₂ ≥ 1 (×2) →
     β = (2/5, 1, 0); its duals sum to 2/5 and 1 per sequence, made equal within the pair: λ = (1/5, 1/5, ½, ½);
     t = (tr P + tr R)/2 = |β|₁ = 7/5 = bᵀλ; every slack 0."""
@@ -275,7 +275,7 @@ def test_lifted_solution_on_d_a4():
     assert c.contraction and c.upper_psd and len(L.problem.rows) == 4
 
 
-def test_lifted_solution_flipped():
+def test_lifted_solution_with_the_flipped_basis():
     """flip = 1: W = Diag(2/5, −1, 0): sequence 2's margins −1 → slack −2; P, R use |β| so t stays 7/5."""
     Lf = _lifted(1)
     assert Lf.W == [[F(2, 5), 0, 0], [0, -1, 0], [0, 0, 0]]

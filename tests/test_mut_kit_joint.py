@@ -45,7 +45,7 @@ def _fig3():
 
 
 # ----- joint_svms ---------------------------------------------------------------------------------------------------
-def test_fig3_svms_support_and_relaxed():
+def test_fig3_joint_svms_support_and_relaxed():
     """Fig. 3: v^mm = (0, 1) (label rows (1,1), (−1,1), (½,1) resp. (½,3/2)); S = all in (a), {1, 2} in (b) (row 3 has
     margin 3/2 ≠ 1); p^mm = (4/3, 1/3) resp. (5/4, 1/4); p^relax = p^mm in (a) and (1, 0) in (b) (rhs 1, 1, 0)."""
     a, b = _fig3()
@@ -106,7 +106,7 @@ def test_selection_margins_exact():
     assert J.selection_margins(d3, (1,), [1, 2]) == [-3]     # min((1,0)−(0,0), (1,0)−(0,2)) ·q = min(1, −3)
 
 
-def test_fig3b_refuted_along_p_relax():
+def test_fig3b_is_refuted_along_p_relax():
     """Fig. 3(b): along p^relax = (1, 0), Δ = (1, 1, ½) > 0, min over S = 1 > Δ_3 = ½ → refuted (certified False)."""
     _, b = _fig3()
     h = J.assumption_c(D.mmts_fig3("b"), b)
@@ -158,7 +158,7 @@ def test_no_ray_and_no_support_set_is_undecided():
 
 
 # ----- Assumption C: the sufficient condition -------------------------------------------------------------------
-def test_fig3a_certified_with_the_derived_weights():
+def test_fig3a_is_certified_with_the_derived_weights():
     """Fig. 3(a): w = (1,1), (−1,1), (½,1), target (0, 1). Subsets: {1,2} → (½, ½); {2,3} → (⅓, ⅔); {1,3} → (−1, 2)
     (negative: skipped); {1,2,3} collinear. Best λ_j = ½, ½, ⅔ → ν = (Γ/2)·½ = ¼ (Γ = 1)."""
     a, _ = _fig3()
@@ -527,11 +527,15 @@ def test_require_joint_path_details(monkeypatch):
     prec = NS(dps=30, tolerance=None)
     with working_precision(30):
         floor = to_arb(F(1, 10**20))
-        monkeypatch.setattr(J, "off_masses", lambda data, alpha, p: [arb("1e-20", "1e-18"),
-                                                                     to_arb(F(5, 10**19))])
+        js = _js((0,))
+
+        def off(data, alpha, p):
+            assert data is DATA and alpha == js.alpha and p in ([1, 0], [2, 0])
+            return [arb("1e-20", "1e-18"), to_arb(F(5, 10**19))]
+        monkeypatch.setattr(J, "off_masses", off)
         out = Outcome()
         jp = _jp([1, 2], on_spheres=[False, True])
-        J.require_joint_path(out, None, _js((0,)), jp, prec)
+        J.require_joint_path(out, DATA, js, jp, prec)
         assert outs == [(out, jp)] and out.requirements[0].met is False and out.requirements[1].met is True
         assert out.requirements[0].name.startswith("the minimiser lies on both spheres")
         assert out.requirements[1].name.startswith("the working precision resolves")
@@ -558,3 +562,13 @@ def test_support_is_decided_by_the_margin_product():
 
 def test_parameter_texts_are_given():
     assert all(isinstance(p.quantifier, str) and isinstance(p.how, str) and p.how for p in J.joint_parameters())
+
+
+def test_relaxed_path_outcome_selection_zero_to_every_digit(monkeypatch):
+    """Max off-mass 10⁻⁵⁰ at every radius (no decrease): 0 to the working precision (≤ prec.tolerance) → decays holds
+    through ``zero``; without it a flat tail would be a plateau."""
+    masses = [[to_arb(F(1, 10**50))] for _ in range(4)]
+    _stub_outcome(monkeypatch, _js((0, 1), prelax=(1, 0)), masses)
+    with working_precision(30) as prec:
+        out = J.relaxed_path_outcome(DATA, prec, radii=(1, 2, 4, 8), coupling=1, starts=1, seed=0)
+    assert out.hypotheses[-1].met is True
