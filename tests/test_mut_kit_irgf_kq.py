@@ -363,3 +363,14 @@ def test_offdiag_mass_of_a_wide_ball():
         M = G.split([0, arb(1, "0.5"), 0, 0, 0, 0] + [0] * 6, 3, 2)[0]
         m = G.offdiag_mass(B, eye, M, "K")
         assert m.contains(arb("0.5")) and m.contains(arb("1.5")) and m.upper() < arb("1.51")
+
+
+def test_offdiag_mass_keeps_both_ends_of_the_square_root():
+    """D-A4 bases, V = I₂, M[0,1] = M[2,0] = 1: sq = 2 exactly; the mass must contain the whole enclosure of √2 (its
+    lower end from √(lower end), its upper end from √(upper end))."""
+    _, _, info = assumption4(d_a4())
+    eye = [[F(1), F(0)], [F(0), F(1)]]
+    with working_precision(30):
+        M = G.split([0, 1, 0, 0, 1, 0] + [0] * 6, 3, 2)[0]
+        m = G.offdiag_mass(G.bases(info), eye, M, "K")
+        assert m.contains(arb(2).sqrt()) and m.rad() < arb("1e-25")

@@ -572,3 +572,9 @@ def test_relaxed_path_outcome_selection_zero_to_every_digit(monkeypatch):
     with working_precision(30) as prec:
         out = J.relaxed_path_outcome(DATA, prec, radii=(1, 2, 4, 8), coupling=1, starts=1, seed=0)
     assert out.hypotheses[-1].met is True
+
+
+def test_joint_svms_selects_the_optimal_tokens_by_default():
+    """Default select "opt": Fig. 3(b)'s α = (1, 1, 1) (token 1 scores Y_i vᵀx = 1, 1, 3/2 > 0 = token 0's)."""
+    with working_precision(30):
+        assert J.joint_svms(D.mmts_fig3("b")).alpha == (1, 1, 1)
