@@ -125,7 +125,8 @@ def test_step_below_is_one_over_L_less_a_relative_2_to_8_minus_prec(L):
 def test_step_hypothesis():
     eta, h = step_hypothesis(arb(4), "for GD")
     assert h.met is True and eta < arb(1) / 4 and eta > arb(1) / 4 * (1 - arb(2) ** -80)
-    assert h.detail.endswith("; η = 1/L_p rounded down, for GD")
+    assert h.detail.endswith("; η = 1/L_p rounded down, for GD") and h.detail.startswith("η = ")
+    assert h.name == "step size η ≤ 1/L_p (Lemma 6)"
     _, h = step_hypothesis(arb(4))
     assert "rounded down" not in h.detail and h.met is True
 
@@ -223,6 +224,7 @@ def test_cone_checks_evidence():
     assert [e.decide() for e in items] == [False, True, True] and all(not e.enclosed for e in items)
     assert all(e.quantity.startswith("L: ") for e in items)
     assert items[0].note.startswith("left the cone; ") and not items[1].note.startswith("went below R")
+    assert items[1].note == c.floor.evidence().note and items[2].note == c.monotone.evidence().note
     shown = c.evidence("L", enclosed=True, deciding=False)
     assert all(e.relation == "~" and e.enclosed for e in shown) and "would be False" in shown[0].note
     c.floor.add(arb(-1), "d")
@@ -299,8 +301,8 @@ def _flow_fake(monkeypatch, steps_by_leg, statuses, records=()):
     def fake(data, param, legs, init, dps, loss, svm, on_step, max_steps):
         seen.update(data=data, param=param, legs=legs, init=init, dps=dps, loss=loss, svm=svm, max_steps=max_steps)
         for pts, st in zip(steps_by_leg, statuses):
-            on_step([[arb(x) for x in q] for q in pts])
-            yield SimpleNamespace(status=st, psi=[arb(x) for x in pts[-1]], records=list(records))
+            on_step([[to_arb(x) for x in q] for q in pts])
+            yield SimpleNamespace(status=st, psi=[to_arb(x) for x in pts[-1]], records=list(records))
 
     monkeypatch.setattr(C, "flow_through_norms", fake)
     return seen
@@ -355,6 +357,29 @@ def test_flow_in_cone_records_a_stopped_first_leg_only_at_the_end(monkeypatch):
                          records_per_octave=2)
     # 2^(1/2) spacing: 3 ≥ √2 is recorded; the leg's end 3 replaces it; 5 ≥ 3√2 is recorded, then replaced
     assert [float(o[0].mid()) for o in run.omc] == [1, 3, 5]
+
+
+def test_flow_in_cone_records_a_reached_leg_end_and_the_octave_spacing(monkeypatch):
+    """records_per_octave = 2 from ‖p(0)‖ = 1: next record at ≥ √2; points 1.2 (no), 1.5 (yes → next 1.5√2 = 2.12),
+    2.0 (no), 2.2 (yes → 3.11), then the first leg's end 2.5 (reached: recorded, 2.5 > 2.2), then 100 on the second leg
+    (replaced by the final point). Defaults: the logistic loss, 20000 steps, 4 records per octave; the GMM column."""
+    seen = _flow_fake(monkeypatch, [[(Fraction(6, 5), 0), (Fraction(3, 2), 0), (2, 0), (Fraction(11, 5), 0),
+                                     (Fraction(5, 2), 0)], [(100, 0)]], ["reached", "reached"])
+    run = C.flow_in_cone("DATA", _G2, (1, 0), 100, Fraction(1, 10), 1, 25, ConeChecks("checked point"), "lab",
+                         gmm=(0, 1), records_per_octave=2)
+    assert [float(o[0].mid()) for o in run.omc] == [1, 1.5, 2.2, 2.5, 100]
+    assert all(abs(o[2] - 1) < arb(10) ** -25 for o in run.omc)   # 1 − corr to (0, 1) on the ray (x, 0)
+    assert run.start_label == "lab" and run.start == "(1, 0)"
+    assert seen["loss"] == "logistic" and seen["max_steps"] == 20000
+    # 4 per octave: 2^(1/4) = 1.189: 1.2 (yes → 1.427), 1.5 (yes → 1.78), 2.0 (yes → 2.38), 2.2 (no), 2.5 (leg end)
+    _flow_fake(monkeypatch, [[(Fraction(6, 5), 0), (Fraction(3, 2), 0), (2, 0), (Fraction(11, 5), 0),
+                              (Fraction(5, 2), 0)], [(100, 0)]], ["reached", "reached"])
+    run = C.flow_in_cone("DATA", _G2, (1, 0), 100, Fraction(1, 10), 1, 25, ConeChecks("checked point"))
+    assert [float(o[0].mid()) for o in run.omc] == [1, 1.2, 1.5, 2, 2.5, 100]
+    # the legs at 30 significant digits: ‖p‖ = 10/3 then 100/3
+    seen = _flow_fake(monkeypatch, [[(3, 0)], [(30, 0)]], ["reached", "reached"])
+    C.flow_in_cone("DATA", _G2, (1, 0), Fraction(100, 3), Fraction(1, 10), 1, 25, ConeChecks("checked point"))
+    assert seen["legs"] == ["3." + "3" * 29, "33." + "3" * 28]
 
 
 def test_record_new_replaces_a_point_that_is_not_farther():

@@ -50,7 +50,7 @@ def test_ladder_radii_are_x_over_theta_to_six_digits():
 
 def test_ok_is_the_strict_sign_decided_by_the_enclosure():
     """sign +1: f = 1 → True, f = 0 → False (not > 0), f = −1 → False, a ball around 0 → None; sign −1 flips."""
-    vals = {1: arb(1), 2: arb(0), 3: arb(-1), 4: arb(0, 1)}
+    vals = {1: arb(1), 2: arb(0), 3: arb(-1), 4: arb(0, 0.5)}
     ray = RaySign("f", lambda R: vals[round(float(R.mid()))], [1, 2, 3, 4], 1)
     assert [ray.ok(r) for r in (1, 2, 3, 4)] == [True, False, False, None]
     neg = RaySign("f", lambda R: vals[round(float(R.mid()))], [1, 2, 3, 4], -1)
@@ -129,8 +129,9 @@ def test_baseline_ray_routes_to_the_directional_engine(monkeypatch):
     monkeypatch.setattr(RS, "unit", lambda q: [x / 2 for x in q])
     monkeypatch.setattr(RS, "baseline_excess",
                         lambda model, info, pt, loss: calls.append((model, info, pt, loss)) or -abs(pt[0]))
-    monkeypatch.setattr(RS, "leading_coefficient", lambda info, loss: arb(-5) if loss == "LOSS" else arb(5))
     info = SimpleNamespace(q=[2, 0], theta_sq=Fraction(1))
+    monkeypatch.setattr(RS, "leading_coefficient", lambda inf, loss: arb(-5) if loss == "LOSS" and inf is info
+                        else arb(5))
     added = []
     out = SimpleNamespace(add=lambda *items: added.extend(items))
     ray, R = RS.baseline_ray(out, "MODEL", "lab", info, "LOSS", "cw")
@@ -138,6 +139,8 @@ def test_baseline_ray_routes_to_the_directional_engine(monkeypatch):
     assert R == Fraction(1, 2)
     assert len(added) == 3 and added[2].value == -5 and added[2].decide() is True
     assert added[1].coverage.points == len(LADDER)
+    assert all(e.quantity.startswith("lab: ") for e in added)
+    assert "L(Rq̄) − L_σ" in added[0].quantity and "(cw)" in added[2].quantity
     model, inf, pt, loss = calls[2]
     assert model == "MODEL" and inf is info and loss == "LOSS"
     assert pt[0] == 2 and pt[1] == 0   # R = LADDER[2] = 2 times q̄ = (1, 0)
