@@ -77,6 +77,7 @@ def test_resolve_selection_without_an_lmm(fakes):
     fakes["g"] = None
     g, hyps, notes = resolve_selection("D")
     assert g is None and len(hyps) == 2 and hyps[1].met is False and hyps[1].detail == "picked" and notes == ["picked"]
+    assert hyps[1].name == "a locally-optimal selection α exists (Definition 2)"
 
 
 def test_resolve_selection_infeasible_and_not_locally_optimal(fakes):
@@ -277,6 +278,28 @@ def test_gd_leaving_the_cone_names_the_first_exit():
     assert run.left_at is not None and "step 1," in run.left_at and c.cone.coverage.violated == 2
     assert "lab (p(0) = (1, 0" in run.left_at
     assert c.cone.coverage.points == 2 and c.floor.coverage.violated == 0
+    assert c.cone.coverage.first_violation == run.left_at
+    # μ = 1/5: 1 − corr(p(1), p^mm) = 0.1056 ≤ μ: inside, and p(2) = (1, 1) with 1 − 1/√2 = 0.29 > μ leaves at step 2
+    c = ConeChecks("step")
+    run = gd_in_cone(_ConstGrad([0, -1]), _G2, (1, 0), Fraction(1, 2), 2, Fraction(1, 5), 1, c, "lab")
+    assert "step 2," in run.left_at and c.cone.coverage.violated == 1 and c.cone.coverage.holds == 1
+
+
+class _HalfGrad:
+    """∇L(p) = −p/2: GD multiplies p by 1 + η/2."""
+
+    def grad(self, p):
+        return [-x / 2 for x in p]
+
+
+def test_gd_with_a_point_dependent_gradient():
+    """η = 1/2 from (1/3, 0): p(t) = (5/4)^t/3; the norm increase η(2⟨p/2, p⟩ + η‖p/2‖²) = (9/16)‖p‖² at t = 0, 1:
+    1/16 and 25/256 (worst 1/16). The start is described with 8 significant digits."""
+    c = ConeChecks("step")
+    run = gd_in_cone(_HalfGrad(), _G2, (Fraction(1, 3), 0), Fraction(1, 2), 2, Fraction(1, 10), 0, c)
+    assert _near(run.final_p[0], Fraction(25, 48)) and c.monotone.coverage.points == 2
+    assert _near(c.monotone.worst_value, Fraction(1, 16))
+    assert run.start == "(0.33333333, 0)"
 
 
 def test_gd_going_below_the_floor_inside_the_cone():
@@ -286,6 +309,7 @@ def test_gd_going_below_the_floor_inside_the_cone():
     run = gd_in_cone(_ConstGrad([1, 0]), _G2, (2, 0), Fraction(1, 2), 3, Fraction(1, 10), Fraction(6, 5), c)
     assert run.left_at is not None and "step 2," in run.left_at
     assert c.floor.coverage.violated == 2 and c.cone.coverage.violated == 0
+    assert "step 2," in c.floor.coverage.first_violation and "step 0," in c.monotone.coverage.first_violation
     assert c.monotone.coverage.violated == 3 and c.monotone.worst_value == arb(-7) / 4
     c = ConeChecks("step")
     run = gd_in_cone(_ConstGrad([1, 0]), _G2, (2, 0), Fraction(1, 2), 1, Fraction(1, 10), 3, c)
@@ -336,6 +360,7 @@ def test_flow_in_cone_one_leg_when_the_start_is_beyond_a_tenth(monkeypatch):
     run = C.flow_in_cone("DATA", _G2, (20, 0), 100, Fraction(1, 10), 1, 25, c)
     assert [float(x) for x in seen["legs"]] == [100]
     assert run.status == "max_steps" and c.monotone.coverage.violated == 1 and c.monotone.worst_value == 29**2 - 30**2
+    assert "checked point 2," in c.monotone.coverage.first_violation
     assert run.times == []
     # the same start just below a tenth of the target: two legs
     seen = _flow_fake(monkeypatch, [[(10, 0)], [(100, 0)]], ["reached", "reached"])
