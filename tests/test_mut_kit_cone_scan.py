@@ -8,6 +8,8 @@ it feeds, L2 compactness, ``scan_radii`` and ``deep_limits`` (stand-ins for the 
 from fractions import Fraction
 from types import SimpleNamespace
 
+import math
+
 import mpmath
 import pytest
 from flint import arb
@@ -235,7 +237,48 @@ def test_l3_add_on_both_sides_of_the_denominator():
         assert sc.l3_add(t, _p(1, num=num, den=den), pi) is want, (num, den)
         assert sc.l3_decider(pi)(_p(1, num=num, den=den)) is want, (num, den)
     assert sc.l3_decider(pi)(_p(1, num=arb(1.5, 0.125), den=1)) is None
+    # a ball whose lower end is exactly 1 + π: neither ≤ nor > is certain
+    eps = arb(2) ** -20
+    assert sc.l3_decider(pi)(_p(1, num=arb(1.5) + eps * arb(1, 1), den=1)) is None
     assert sc.l3_decider(pi)(_p(1, num=arb(0, 1), den=0)) is None
+
+
+def test_l3_add_passes_its_own_bound_and_names_the_point():
+    """The Tally's own bound (0 here) is not used: the ratio is compared with 1 + π; den = 1/2, num = 1/2: the value
+    kept is the ratio 1, not num; a failure names the point."""
+    sc = _fake([1], [[]])
+    t = Tally("Q", "<=", 0)
+    assert sc.l3_add(t, _p(1, num=Fraction(1, 2), den=Fraction(1, 2)), Fraction(1, 2)) is True
+    assert t.worst_value == 1
+    t = Tally("Q", "<=", 0)
+    assert sc.l3_add(t, _p(1, num=-1, den=-1), Fraction(1, 2)) is False   # −1 ≤ (3/2)(−1) fails (≤ 0 would hold)
+    t = Tally("Q", "<=", 0)
+    assert sc.l3_add(t, _p(7, num=3, den=1), Fraction(1, 2)) is False and t.coverage.first_violation == "at 7"
+    t = Tally("Q", "<=", 0)
+    assert sc.l3_add(t, _p(8, num=1, den=0), Fraction(1, 2)) is False and t.coverage.first_violation == "at 8"
+
+
+def test_l3_tally_without_points_keeps_its_bound():
+    sc = _fake([1], [[_p(1, num=1, den=1)]])
+    e = sc.l3_tally("Q", Fraction(1, 4), from_r=2)
+    assert e.coverage.points == 0 and abs(e.bound - to_arb(Fraction(5, 4))) < arb(10) ** -25
+
+
+def test_figures():
+    """L3: log10(sup ρ − 1) over the points with den > 0 (ρ = num/den: 3/2 and 11/10 → 1/2; a radius with only
+    den ≤ 0 → None); L2: min l2lo, max l2hi, min l1 per radius, styles -o, -s, -^; π lines."""
+    pts = [[_p(1, num=3, den=2, l2lo=1, l2hi=4, l1=2), _p(1, num=Fraction(11, 10), den=1, l2lo=2, l2hi=3, l1=1)],
+           [_p(10, num=5, den=-1, l2lo=Fraction(1, 2), l2hi=5, l1=3), _p(10, num=5, den=0, l2lo=1, l2hi=6, l1=4)],
+           [_p(100, num=Fraction(1001, 1000), den=Fraction(1, 2), l2lo=1, l2hi=1, l1=1)]]
+    sc = _fake([1, 10, 100], pts, pis=(Fraction(1, 100),))
+    l3, l2 = sc.figures()
+    y = l3.series[0].y
+    assert abs(y[0] - math.log10(0.5)) < 1e-12 and y[1] is None and abs(y[2] - math.log10(1.002)) < 1e-12
+    assert l3.series[0].x == [1.0, 10.0, 100.0] and l3.hlines[0][0] == -2
+    lo, hi, l1 = l2.series
+    assert lo.y == [1.0, 0.5, 1.0] and hi.y == [4.0, 6.0, 1.0] and l1.y == [1.0, 3.0, 1.0]
+    assert [s.style for s in l2.series] == ["-o", "-s", "-^"]
+    assert lo.label.startswith("inf") and hi.label.startswith("sup") and l1.label.startswith("q = p^mm")
 
 
 def test_l3_tally():
@@ -249,7 +292,7 @@ def test_l3_tally():
 
 def test_positive_and_radius_decision():
     pos = ConeScan.positive("a")
-    assert [pos(_p(1, a=x)) for x in (1, 0, -1)] == [True, False, False] and pos(_p(1, a=arb(0, 1))) is None
+    assert [pos(_p(1, a=x)) for x in (1, 0, -1)] == [True, False, False] and pos(_p(1, a=arb(0, 0.5))) is None
     sc = _fake([1, 10, 100], [[_p(1, a=1), _p(1, a=-1)], [_p(10, a=1), _p(10, a=arb(0, 1))], [_p(100, a=1)]])
     assert [sc.radius_decision(r, pos) for r in (1, 10, 100)] == [False, None, True]
     sc2 = _fake([1], [[_p(1, a=arb(0, 1)), _p(1, a=-1)]])
@@ -262,7 +305,7 @@ def test_witness_and_existential():
     pos = ConeScan.positive("a")
     sc = _fake([1, 10, 100, 1000], [[_p(1, a=1)], [_p(10, a=arb(0, 1))], [_p(100, a=1)], [_p(1000, a=2)]])
     R, item = sc.witness(pos, "N")
-    assert R == 100 and item.value == 100 and item.decide() is True
+    assert R == 100 and item.value == 100 and item.decide() is True and "for N" in item.quantity
     added = []
     out = SimpleNamespace(add=lambda *x: added.extend(x))
     asked = []
@@ -290,9 +333,10 @@ def test_deepest_failure_and_the_l1_limit(monkeypatch):
     assert _fake([1], [[_p(1, l1=1)]]).deepest_failure(pos, "l1") is None
     seen = []
     monkeypatch.setattr(S, "asymptotic_evidence", lambda q, g, qbar, v, loss, where: seen.append((g, qbar, v, loss,
-                                                                                                  where)) or "E")
+                                                                                                  where, q)) or "E")
     assert sc.l1_limit("G", "L") == "E"
-    g, qbar, v, loss, where = seen[0]
+    g, qbar, v, loss, where, quantity = seen[0]
+    assert quantity.startswith("L1 as ‖p‖ → ∞")
     assert g == "G" and loss == "L" and v is sc.pmm and where == "at 5"
     # (1 − 1/4)(1, 0) + √(1/4 · 7/4)(0, −1)
     assert abs(qbar[0] - arb(3) / 4) < arb(10) ** -25 and abs(qbar[1] + arb(7).sqrt() / 4) < arb(10) ** -25
@@ -307,7 +351,7 @@ def test_compactness():
     out = SimpleNamespace(add=lambda *x: added.extend(x), notes=notes)
     sc.compactness(out, None, 1, 5)
     sc.compactness(out, Fraction(101), 1, 5)
-    assert len(notes) == 2 and not added
+    assert len(notes) == 2 and not added and all("R_deep" in x for x in notes)
     sc.compactness(out, Fraction(100), 1, 5)
     sc.compactness(out, Fraction(5), 1, 5)
     assert len(added) == 4
@@ -331,6 +375,7 @@ def test_scan_radii():
     assert scan_radii(2, (1, 5), r_deep=Fraction(10)) == [2, 10]
     assert scan_radii(2, (1, 5), r_deep=Fraction(5)) == [2, 10]
     assert scan_radii(2, (1, 5), radii=[7, 3]) == [3, 7]
+    assert scan_radii(2, (1, 5, 20), r_deep=Fraction(30)) == [2, 10, 40]   # 30 < 40: not appended
     assert scan_radii(2, (1, 5, 20), R=10) == [10, 40]
     assert scan_radii(2, (1, 5, 20), R=Fraction(7)) == [7, 10, 40]
     assert scan_radii(2, (1, 5, 20), r_deep=Fraction(50), R=1) == [1, 2, 10, 40, 50]
@@ -346,10 +391,11 @@ def _dl_geom(scale=1):
 
 
 def _dl(monkeypatch, gap, rate, scale=1, mu=Fraction(1, 50)):
-    monkeypatch.setattr(S, "order_gap", lambda g, m: gap)
-    monkeypatch.setattr(S, "selection_rate", lambda g, m: to_arb(Fraction(rate)))
+    geom = _dl_geom(scale)
+    monkeypatch.setattr(S, "order_gap", lambda g, m: gap if g is geom and m == mu else 1 / 0)
+    monkeypatch.setattr(S, "selection_rate", lambda g, m: to_arb(Fraction(rate)) if g is geom and m == mu else 1 / 0)
     data = SimpleNamespace(n=1, T=3, scores=((1, Fraction(9, 10), 0),))
-    return deep_limits(data, _dl_geom(scale), mu, LOGISTIC)
+    return deep_limits(data, geom, mu, LOGISTIC)
 
 
 def _dl_ref(rate, scale=1, mu=Fraction(1, 50)):
