@@ -5,10 +5,9 @@ and the spherical-cap extremes (two inputs, ‖p^mm‖ = 2 so that no normalisat
 selection of points by radius, the Tallies (scope, relation, bound), the L3 comparison on both sides of the
 denominator's sign, the deciders, the witness and the existential parts, the deepest failure and the asymptotic item
 it feeds, L2 compactness, ``scan_radii`` and ``deep_limits`` (stand-ins for the margin rates, a closed form)."""
+import math
 from fractions import Fraction
 from types import SimpleNamespace
-
-import math
 
 import mpmath
 import pytest
@@ -33,8 +32,10 @@ FLAT = Dataset.make(X=[[[1], [0]]], Y=[1], v=[1], K=[[[1], [0]]], name="flat")
 MU = Fraction(1, 400)
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture
 def scan():
+    """Built per test (cheap): mutmut attributes a function to the tests that call it, so a module-scoped fixture would
+    credit ConeScan's construction to the first test only."""
     with working_precision(30):
         g = lmm_geometry(HALF, (1, 1))
         yield g, ConeScan(HALF, g, MU, [Fraction(1), Fraction(10)], LOGISTIC, pis=(Fraction(1, 100),))
@@ -50,7 +51,7 @@ def _mp(x):
     return mpmath.mpf(Fraction(x).numerator) / Fraction(x).denominator
 
 
-def _ref(p):
+def _ref(p, d1=lambda u: -1 / (1 + mpmath.exp(u))):
     """(−∇L(p), mean_i Σ_{t≠α} s_it) for HALF at p (mpmath): ∇L = (1/n)Σ_i ℓ'(φ_i) Σ_t s_it(γ_it − φ_i) k_t,
     ℓ'(u) = −1/(1 + e^u), φ_i = Σ_t s_it γ_it."""
     keys = [[_mp(x) for x in k] for k in KEYS]
@@ -61,7 +62,7 @@ def _ref(p):
         e = [mpmath.exp(x - max(z)) for x in z]
         s = [x / mpmath.fsum(e) for x in e]
         phi = mpmath.fsum(a * b for a, b in zip(s, gam))
-        lp = -1 / (1 + mpmath.exp(phi))
+        lp = d1(phi)
         for j in range(3):
             w[j] -= lp * mpmath.fsum(s[t] * (gam[t] - phi) * keys[t][j] for t in range(3)) / 2
         mean += (s[0] + s[2]) / 2
@@ -99,6 +100,10 @@ def test_levels():
 def test_argmax_argmin_by_midpoint():
     vals = [arb(2), arb(3, 5), arb(1)]
     assert S._argmax(vals) is vals[1] and S._argmin(vals) is vals[2]
+    vals = [arb(1), arb(0, 5)]   # overlapping balls: by midpoint, not by a certain comparison
+    assert S._argmin(vals) is vals[1]
+    vals = [arb(1), arb(2, 5)]
+    assert S._argmax(vals) is vals[1]
 
 
 def test_constants(scan):
@@ -152,6 +157,15 @@ def test_quantities_at_a_point(scan, m, k, ri):
     Cp = mpmath.mpf(sc.Cp.mid().str(45, radius=False))
     assert _close(pt["c31"], gn * mpmath.exp(m_mu * _mp(r)) / (Cp * 2), 1e-20)
     assert (pt["m"], pt["k"], pt["r"]) == (m, k, r)
+
+
+def test_the_scan_uses_its_loss():
+    """The exponential loss: ℓ'(u) = −e^{−u}, M₁ = e^B (B = 2): l1 at p = 10·p̄^mm and C' = e²·2·‖(0.55, −0.5)‖."""
+    g = lmm_geometry(HALF, (1, 1))
+    sc = ConeScan(HALF, g, MU, [Fraction(10)], get_loss("exponential"))
+    w, mean = _ref([_mp(10), 0, 0], lambda u: -mpmath.exp(-u))
+    assert _close(_pt(sc.points[0], Fraction(0), 0)["l1"], 2 * w[0] / mean)
+    assert _close(sc.Cp, mpmath.exp(2) * 2 * mpmath.sqrt(_mp("0.55") ** 2 + _mp("0.5") ** 2))
 
 
 def test_no_c31_without_a_positive_selection_rate():
@@ -394,21 +408,22 @@ def _dl(monkeypatch, gap, rate, scale=1, mu=Fraction(1, 50)):
     geom = _dl_geom(scale)
     monkeypatch.setattr(S, "order_gap", lambda g, m: gap if g is geom and m == mu else 1 / 0)
     monkeypatch.setattr(S, "selection_rate", lambda g, m: to_arb(Fraction(rate)) if g is geom and m == mu else 1 / 0)
-    data = SimpleNamespace(n=1, T=3, scores=((1, Fraction(9, 10), 0),))
+    # the data's score row (for W_max) spans [1/2, 3]: Γ = 5/2 and |ℓ'(1/2)| (the geometry's scores give the weights)
+    data = SimpleNamespace(n=1, T=3, scores=((3, Fraction(9, 10), Fraction(1, 2)),))
     return deep_limits(data, geom, mu, LOGISTIC)
 
 
 def _dl_ref(rate, scale=1, mu=Fraction(1, 50)):
     w = _mp("0.9") / (1 + mpmath.exp(_mp("0.9")))
     eps = scale * 2 * mpmath.sqrt(2 * _mp(mu))   # ‖row‖ · ‖p^mm‖ · √(2μ)
-    heavy = mpmath.mpf(1) / 2 * 1 * scale * mpmath.sqrt(_mp("2.21"))
+    heavy = 1 / (1 + mpmath.exp(_mp("0.5"))) * _mp("2.5") * scale * mpmath.sqrt(_mp("2.21"))
     extra = max(0, mpmath.log(heavy / w) + mpmath.log(3))
     return int((30 + extra) / rate) + 1, w * (1 - eps), w * (1 + eps)
 
 
 def test_deep_limits_closed_form(monkeypatch):
     """rate = min(g_μ, m_μ) = 1/4 (g_μ = 1/2) or 1/8 (g_μ = 1/8 < m_μ): R_deep = ⌊(30 + ln(W_max/w_min) + ln(nT))/rate⌋
-    + 1 with W_max = |ℓ'(0)|·1·‖(1.1, −1)‖, w_min = |ℓ'(0.9)|·0.9; c_lim, C_lim = w_min(1 ∓ ‖row‖‖p^mm‖√(2μ))."""
+    + 1 with W_max = |ℓ'(1/2)|·(5/2)·‖(1.1, −1)‖, w_min = |ℓ'(0.9)|·0.9; c_lim, C_lim = w_min(1 ∓ ‖row‖‖p^mm‖√(2μ))."""
     r, c, C = _dl(monkeypatch, arb(1) / 2, Fraction(1, 4))
     rr, cc, CC = _dl_ref(Fraction(1, 4))
     assert r == rr and _close(c, cc) and _close(C, CC)
