@@ -23,10 +23,10 @@ from verify.numbers.precision import to_arb, working_precision
 
 mpmath.mp.dps = 40
 LOGISTIC = get_loss("logistic")
-# two copies of Fig. 1(b)'s keys halved (p^mm = (2, 0, 0), ‖p^mm‖² = 4), α = token 1 in both; scores (1, 0.9, 0)
-# and (2, 0.9, 0): Γ = 1 and 2, so C' is decided by input 1
+# two copies of Fig. 1(b)'s keys halved (p^mm = (2, 0, 0), ‖p^mm‖² = 4), α = token 1 in both; scores (1, 0.9, 0.1)
+# and (2, 0.9, 0.1): Γ = 0.9 and 1.9, so C' is decided by input 1
 KEYS = [["-0.05", "0.5", 0], ["0.5", 0, 0], [0, 0, 0]]
-HALF = Dataset.make(X=[[[0, 0, 1], [0, 0, "0.9"], [0, 0, 0]], [[0, 0, 2], [0, 0, "0.9"], [0, 0, 0]]], Y=[1, 1],
+HALF = Dataset.make(X=[[[0, 0, 1], [0, 0, "0.9"], [0, 0, "0.1"]], [[0, 0, 2], [0, 0, "0.9"], [0, 0, "0.1"]]], Y=[1, 1],
                     v=[0, 0, 1], K=[KEYS, KEYS], name="half")
 FLAT = Dataset.make(X=[[[1], [0]]], Y=[1], v=[1], K=[[[1], [0]]], name="flat")
 MU = Fraction(1, 400)
@@ -56,7 +56,7 @@ def _ref(p, d1=lambda u: -1 / (1 + mpmath.exp(u))):
     ℓ'(u) = −1/(1 + e^u), φ_i = Σ_t s_it γ_it."""
     keys = [[_mp(x) for x in k] for k in KEYS]
     w, mean = [mpmath.mpf(0)] * 3, mpmath.mpf(0)
-    for gam in ([1, "0.9", 0], [2, "0.9", 0]):
+    for gam in ([1, "0.9", "0.1"], [2, "0.9", "0.1"]):
         gam = [mpmath.mpf(x) for x in gam]
         z = [mpmath.fsum(a * b for a, b in zip(k, p)) for k in keys]
         e = [mpmath.exp(x - max(z)) for x in z]
@@ -107,11 +107,11 @@ def test_argmax_argmin_by_midpoint():
 
 
 def test_constants(scan):
-    """C' = M₁ max_i Γ_i A_i = 1 · 2 · ‖(0.55, −0.5, 0)‖ (logistic M₁ = 1; Γ = 2 on input 1); m_μ =
+    """C' = M₁ max_i Γ_i A_i = 1 · 1.9 · ‖(0.55, −0.5, 0)‖ (logistic M₁ = 1; Γ = 1.9 on input 1); m_μ =
     min(0.55·2/2 − ‖(0.55, −0.5)‖√(2μ), 0.5·2/2 − 0.5√(2μ))."""
     g, sc = scan
     a = mpmath.sqrt(_mp("0.55") ** 2 + _mp("0.5") ** 2)
-    assert _close(sc.Cp, 2 * a)
+    assert _close(sc.Cp, _mp("1.9") * a)
     s2mu = mpmath.sqrt(2 * _mp(MU))
     assert _close(sc.m_mu, min(_mp("0.55") - a * s2mu, _mp("0.5") - _mp("0.5") * s2mu))
     assert _close(sc.nrm, 2) and not sc.flat and len(sc.dirs) == len(cone_directions(g))
@@ -160,12 +160,12 @@ def test_quantities_at_a_point(scan, m, k, ri):
 
 
 def test_the_scan_uses_its_loss():
-    """The exponential loss: ℓ'(u) = −e^{−u}, M₁ = e^B (B = 2): l1 at p = 10·p̄^mm and C' = e²·2·‖(0.55, −0.5)‖."""
+    """The exponential loss: ℓ'(u) = −e^{−u}, M₁ = e^B (B = 2): l1 at p = 10·p̄^mm and C' = e²·1.9·‖(0.55, −0.5)‖."""
     g = lmm_geometry(HALF, (1, 1))
     sc = ConeScan(HALF, g, MU, [Fraction(10)], get_loss("exponential"))
     w, mean = _ref([_mp(10), 0, 0], lambda u: -mpmath.exp(-u))
     assert _close(_pt(sc.points[0], Fraction(0), 0)["l1"], 2 * w[0] / mean)
-    assert _close(sc.Cp, mpmath.exp(2) * 2 * mpmath.sqrt(_mp("0.55") ** 2 + _mp("0.5") ** 2))
+    assert _close(sc.Cp, mpmath.exp(2) * _mp("1.9") * mpmath.sqrt(_mp("0.55") ** 2 + _mp("0.5") ** 2))
 
 
 def test_no_c31_without_a_positive_selection_rate():
@@ -191,13 +191,13 @@ def test_flat_keys_probe_only_the_ray():
 
 
 def test_rings_at_the_outer_levels():
-    """Keys spanning 3 dimensions: 36-direction circles are added at the levels μ and μ/4 (μ/2 is not a level), not
-    at the others."""
+    """Keys spanning 3 dimensions: 36-direction circles are added at the levels μ, μ/2 and μ/4 (μ/2 only when it is a
+    level: given as an extra one here), not at the others (μ/3, an extra level too)."""
     d3 = Dataset.make(X=[[[0, 0, 1], [0, 0, "0.5"], [0, 0, "0.5"], [0, 0, 0]]], Y=[1], v=[0, 0, 1],
                       K=[[[1, 0, 0], [0, 1, 0], [0, 0, 1], [0, 0, 0]]])
     g = lmm_geometry(d3, (0,))
     mu = Fraction(1, 100)
-    sc = ConeScan(d3, g, mu, [Fraction(1)], LOGISTIC)
+    sc = ConeScan(d3, g, mu, [Fraction(1)], LOGISTIC, levels=(mu / 2, mu / 3))
     nd = len(cone_directions(g))
     ring = len(sc.dirs) - nd
     assert ring == 36
@@ -205,7 +205,7 @@ def test_rings_at_the_outer_levels():
     for pt in sc.points[0]:
         per[pt["m"]] = per.get(pt["m"], 0) + 1
     assert per[mu] == nd + ring and per[mu / 4] == nd + ring and per[Fraction(0)] == 1
-    assert per[mu * Fraction("0.8")] == nd
+    assert per[mu * Fraction("0.8")] == nd and per[mu / 2] == nd + ring and per[mu / 3] == nd
 
 
 # ----- helpers on a hand-made scan -----------------------------------------------------------------------------------
