@@ -396,8 +396,9 @@ def test_flow_in_cone_records_a_reached_leg_end_and_the_octave_spacing(monkeypat
     assert all(abs(o[2] - 1) < arb(10) ** -25 for o in run.omc)   # 1 − corr to (0, 1) on the ray (x, 0)
     assert run.start_label == "lab" and run.start == "(1, 0)"
     assert seen["loss"] == "logistic" and seen["max_steps"] == 20000
-    # 4 per octave: 2^(1/4) = 1.189: 1.2 (yes → 1.427), 1.5 (yes → 1.78), 2.0 (yes → 2.38), 2.2 (no), 2.5 (leg end)
-    _flow_fake(monkeypatch, [[(Fraction(6, 5), 0), (Fraction(3, 2), 0), (2, 0), (Fraction(11, 5), 0),
+    # 4 per octave: 2^(1/4) = 1.189: 1.17 (no; 2^(1/5) = 1.149 would take it), 1.2 (yes → 1.427), 1.5 (yes → 1.78),
+    # 2.0 (yes → 2.38), 2.2 (no), 2.5 (leg end)
+    _flow_fake(monkeypatch, [[(Fraction(117, 100), 0), (Fraction(6, 5), 0), (Fraction(3, 2), 0), (2, 0), (Fraction(11, 5), 0),
                               (Fraction(5, 2), 0)], [(100, 0)]], ["reached", "reached"])
     run = C.flow_in_cone("DATA", _G2, (1, 0), 100, Fraction(1, 10), 1, 25, ConeChecks("checked point"))
     assert [float(o[0].mid()) for o in run.omc] == [1, 1.2, 1.5, 2, 2.5, 100]
