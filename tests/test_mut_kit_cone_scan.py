@@ -157,6 +157,7 @@ def test_quantities_at_a_point(scan, m, k, ri):
     Cp = mpmath.mpf(sc.Cp.mid().str(45, radius=False))
     assert _close(pt["c31"], gn * mpmath.exp(m_mu * _mp(r)) / (Cp * 2), 1e-20)
     assert (pt["m"], pt["k"], pt["r"]) == (m, k, r)
+    assert ConeScan.where(pt).startswith(f"‖p‖ = {float(r):g}, ") and pt["where"].endswith(f"direction {k}")
 
 
 def test_the_scan_uses_its_loss():
@@ -174,6 +175,9 @@ def test_no_c31_without_a_positive_selection_rate():
     sc = ConeScan(HALF, g, Fraction(49, 100), [Fraction(1)], LOGISTIC)
     assert sc.m_mu < 0 and all("c31" not in pt for pt in sc.points[0])
     assert all("c31" in pt for pt in ConeScan(HALF, g, MU, [Fraction(1)], LOGISTIC).points[0])
+    # m_μ = 1 − 1·√(2μ) = 0 exactly at μ = 1/2 (the flat data: one row (1), ‖p^mm‖ = 1): not > 0, no c31
+    flat = ConeScan(FLAT, lmm_geometry(FLAT, (0,)), Fraction(1, 2), [Fraction(1)], LOGISTIC)
+    assert flat.m_mu == 0 and all("c31" not in pt for pt in flat.points[0])
 
 
 def test_extra_levels_are_probed():
@@ -251,9 +255,6 @@ def test_l3_add_on_both_sides_of_the_denominator():
         assert sc.l3_add(t, _p(1, num=num, den=den), pi) is want, (num, den)
         assert sc.l3_decider(pi)(_p(1, num=num, den=den)) is want, (num, den)
     assert sc.l3_decider(pi)(_p(1, num=arb(1.5, 0.125), den=1)) is None
-    # a ball whose lower end is exactly 1 + π: neither ≤ nor > is certain
-    eps = arb(2) ** -20
-    assert sc.l3_decider(pi)(_p(1, num=arb(1.5) + eps * arb(1, 1), den=1)) is None
     assert sc.l3_decider(pi)(_p(1, num=arb(0, 1), den=0)) is None
 
 
@@ -279,9 +280,10 @@ def test_l3_tally_without_points_keeps_its_bound():
 
 
 def test_figures():
-    """L3: log10(sup ρ − 1) over the points with den > 0 (ρ = num/den: 3/2 and 11/10 → 1/2; a radius with only
+    """L3: log10(sup ρ − 1) over the points with den > 0 (ρ = num/den: 3/2 and 11/10 → 1/2, den = 0 left out; a radius with only
     den ≤ 0 → None); L2: min l2lo, max l2hi, min l1 per radius, styles -o, -s, -^; π lines."""
-    pts = [[_p(1, num=3, den=2, l2lo=1, l2hi=4, l1=2), _p(1, num=Fraction(11, 10), den=1, l2lo=2, l2hi=3, l1=1)],
+    pts = [[_p(1, num=5, den=0, l2lo=1, l2hi=4, l1=2), _p(1, num=3, den=2, l2lo=1, l2hi=4, l1=2),
+            _p(1, num=Fraction(11, 10), den=1, l2lo=2, l2hi=3, l1=1)],
            [_p(10, num=5, den=-1, l2lo=Fraction(1, 2), l2hi=5, l1=3), _p(10, num=5, den=0, l2lo=1, l2hi=6, l1=4)],
            [_p(100, num=Fraction(1001, 1000), den=Fraction(1, 2), l2lo=1, l2hi=1, l1=1)]]
     sc = _fake([1, 10, 100], pts, pis=(Fraction(1, 100),))
@@ -328,6 +330,7 @@ def test_witness_and_existential():
     added.clear()
     assert sc.existential(out, "N", pos, lambda r: asked.append(r) or "T") == 100
     assert len(added) == 2 and added[0].decide() is True and added[1] == "T" and asked[-1] == 100
+    assert "for N" in added[0].quantity
     bad = _fake([1, 10], [[_p(1, a=1)], [_p(10, a=-1)]])
     added.clear()
     assert bad.existential(out, "N", pos, lambda r: "T") is None
