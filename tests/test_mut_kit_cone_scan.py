@@ -330,7 +330,7 @@ def test_witness_and_existential():
     added.clear()
     assert sc.existential(out, "N", pos, lambda r: asked.append(r) or "T") == 100
     assert len(added) == 2 and added[0].decide() is True and added[1] == "T" and asked[-1] == 100
-    assert "for N" in added[0].quantity
+    assert "witness R for N (" in added[0].quantity
     bad = _fake([1, 10], [[_p(1, a=1)], [_p(10, a=-1)]])
     added.clear()
     assert bad.existential(out, "N", pos, lambda r: "T") is None
