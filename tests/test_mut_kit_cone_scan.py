@@ -407,19 +407,19 @@ def _dl_geom(scale=1):
                            neighbour_pairs=lambda: [(0, 2)], score_gap=lambda i, t: scores[i][1] - scores[i][t])
 
 
-def _dl(monkeypatch, gap, rate, scale=1, mu=Fraction(1, 50)):
+def _dl(monkeypatch, gap, rate, scale=1, mu=Fraction(1, 50), row=(3, Fraction(9, 10), Fraction(1, 2))):
     geom = _dl_geom(scale)
     monkeypatch.setattr(S, "order_gap", lambda g, m: gap if g is geom and m == mu else 1 / 0)
     monkeypatch.setattr(S, "selection_rate", lambda g, m: to_arb(Fraction(rate)) if g is geom and m == mu else 1 / 0)
     # the data's score row (for W_max) spans [1/2, 3]: Γ = 5/2 and |ℓ'(1/2)| (the geometry's scores give the weights)
-    data = SimpleNamespace(n=1, T=3, scores=((3, Fraction(9, 10), Fraction(1, 2)),))
+    data = SimpleNamespace(n=1, T=3, scores=(row,))
     return deep_limits(data, geom, mu, LOGISTIC)
 
 
-def _dl_ref(rate, scale=1, mu=Fraction(1, 50)):
+def _dl_ref(rate, scale=1, mu=Fraction(1, 50), low="0.5", spread="2.5"):
     w = _mp("0.9") / (1 + mpmath.exp(_mp("0.9")))
     eps = scale * 2 * mpmath.sqrt(2 * _mp(mu))   # ‖row‖ · ‖p^mm‖ · √(2μ)
-    heavy = 1 / (1 + mpmath.exp(_mp("0.5"))) * _mp("2.5") * scale * mpmath.sqrt(_mp("2.21"))
+    heavy = 1 / (1 + mpmath.exp(_mp(low))) * _mp(spread) * scale * mpmath.sqrt(_mp("2.21"))
     extra = max(0, mpmath.log(heavy / w) + mpmath.log(3))
     return int((30 + extra) / rate) + 1, w * (1 - eps), w * (1 + eps)
 
@@ -434,6 +434,9 @@ def test_deep_limits_closed_form(monkeypatch):
     assert r == _dl_ref(Fraction(1, 8))[0]
     r, _, _ = _dl(monkeypatch, None, Fraction(1, 5))
     assert r == _dl_ref(Fraction(1, 5))[0]
+    # the score row (1, 0.9, 0): W_max = |ℓ'(0)|·1·‖(1.1, −1)‖ = 0.743 < 1 (still > 0: the extra depth counts)
+    r, _, _ = _dl(monkeypatch, None, Fraction(1, 4), row=(1, Fraction(9, 10), 0))
+    assert r == _dl_ref(Fraction(1, 4), low="0", spread="1")[0] > 121
 
 
 def test_deep_limits_extra_depth_is_never_negative(monkeypatch):
