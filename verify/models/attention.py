@@ -424,9 +424,7 @@ def dot(a, b) -> arb:
 
 
 def norm2(a) -> arb:
-    """‖a‖₂, an enclosure: the square root of ‖a‖²'s non-negative part (a ball around 0, e.g. the distance between two
-    directions equal to the working precision, encloses [0, ε] instead of being NaN)."""
-    return dot(a, a).nonnegative_part().sqrt()
+    return dot(a, a).sqrt()
 
 
 def scale(c, a):
