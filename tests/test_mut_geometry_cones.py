@@ -22,6 +22,14 @@ from verify.numbers.precision import working_precision
 PREC = 30
 
 
+@pytest.fixture(autouse=True)
+def _fresh_caches():
+    """Empty the geometry caches before each test: a cached geometry would hide the code under test (a mutant
+    of ``lmm_geometry`` is never executed when an earlier run already filled the cache)."""
+    C._GEOMETRY_CACHE.clear()
+    C._LMM_CACHE.clear()
+
+
 def _near(x, expected, tol=1e-25):
     x = A(x)
     return abs(float((x - A(expected)).mid())) < tol and float(x.rad()) < 1e-20
