@@ -9,6 +9,7 @@ from flint import arb, arb_mat
 from verify.data.dataset import Dataset
 from verify.geometry import smoothness as sm
 from verify.geometry.smoothness import hessian_norm, key_matrix, score_bound, smoothness_constant
+from verify.models.losses import Square
 
 
 def ds(X, K=None, v=(1, 0), Y=None) -> Dataset:
@@ -109,3 +110,44 @@ def test_hessian_norm_f64_matches_finite_differences():
                            - _loss_f64(K, G, d0, p - ei + ej) + _loss_f64(K, G, d0, p - ei - ej)) / (4 * h * h)
         want = np.max(np.abs(np.linalg.eigvalsh(H)))
         assert abs(sm._hessian_norm_f64(K, G, name, p) - want) < 1e-5 * max(1, want), name
+
+
+class _Quadratic:
+    """L(p) = (a/2)‖p‖² (L⋆ = 0): ∇L = a p, ∇²L = a I — the descent ratio is 2 − ηa exactly."""
+
+    def __init__(self, a):
+        self.a = arb(a)
+
+    def excess(self, p):
+        return self.a * sum((x * x for x in p), arb(0)) / 2
+
+    def grad(self, p):
+        return [self.a * x for x in p]
+
+    def hessian(self, p):
+        return arb_mat([[self.a if i == j else 0 for j in range(len(p))] for i in range(len(p))])
+
+
+def test_descent_terms_and_ratio_closed_form():
+    """a = 2, p = (1, 1), η = 1/4: g = (2, 2), ‖g‖² = 8, p⁺ = (1/2, 1/2), drop = 2 − 1/2 = 3/2, (η/2)‖g‖² = 1,
+    ρ = 3/2 = 2 − ηa; at p = 0 the point is stationary (ρ None, p⁺ = p)."""
+    m = _Quadratic(2)
+    p, eta = [arb(1), arb(1)], arb(1) / 4
+    drop, half, g2, p_next = sm.descent_terms(m, p, eta)
+    assert drop == arb(3) / 2 and half == 1 and g2 == 8 and p_next == [arb(1) / 2, arb(1) / 2]
+    drop, half, g2, _ = sm.descent_terms(m, p, eta, g=[arb(1), arb(0)], ex=arb(5))   # given g and excess are used
+    assert g2 == 1 and half == arb(1) / 8 and drop == 5 - m.excess([arb(3) / 4, arb(1)])
+    r = sm.descent_ratio(m, p, eta)
+    assert r.how in ("difference", "mean value") and abs(r.rho - arb(3) / 2) < 1e-12 and r.g2 == 8
+    assert r.rho.contains(arb(3) / 2)
+    r0 = sm.descent_ratio(m, [arb(0), arb(0)], eta)
+    assert r0.rho is None and r0.how == "stationary" and r0.g2 == 0 and r0.p_next == [0, 0]
+
+
+def test_hessian_local_maxima_cache_and_unsearched_losses():
+    """Only the three built-in losses are searched; one end point per start, exact rationals; a repeat call is cached."""
+    d = ds([[[1, 0], [0, 1]], [[0, 1], [1, 1]]])
+    assert sm.hessian_local_maxima(d, Square(), [(0, 0)]) == []
+    pts = sm.hessian_local_maxima(d, "logistic", [(0, 0), (1, -1)], maxiter=20)
+    assert len(pts) == 2 and all(isinstance(x, F) for pt in pts for x in pt)
+    assert sm.hessian_local_maxima(d, "logistic", [(0, 0), (1, -1)], maxiter=20) is pts
