@@ -139,6 +139,12 @@ def test_separation_max_min_and_where():
     assert s.value == -2 and s.where == "sequence 1"
     s = separation([B, C], [1])
     assert s.value == 1 and s.where == "sequence 3"
+    # the extremum comes first in each loop, so every t and τ must be read: D's max at its first low token, E's min
+    # at its first high token
+    D = RowSet((3,), ((0,), (9,), (5,), (3,)), (1,), (5, 1, 2, 6), 0)     # low {1, 2}, high {3}: (6, 2) → 6
+    assert separation([D], [1]).value == 6
+    E = RowSet((4,), ((0,), (1,), (5,), (2,)), (1,), (5, 1, 6, 7), 0)     # low {1}, high {2, 3}: (−4, −1) → −4
+    assert separation([E], [1]).value == -4
 
 
 def test_separation_infinite_cases():
