@@ -203,6 +203,7 @@ def test_in_cone_on_both_sides():
     assert in_cone([B], [0], 0) is True        # κ = 0 = ε‖W‖
     assert in_cone([B], [1], arb(4)) is True and in_cone([B], [1], arb("4.5")) is False
     assert in_cone([B], [arb(1, 0.1)], 4) is None
+    assert in_cone([B], [arb(0, 0.1)], 0) is None     # κ = 4w straddles 0 at ε = 0: undecided, not True
     top = RowSet((0,), ((2,), (1,)), (1,), (2, 1), 0)
     bottom = RowSet((1,), ((2,), (1,)), (1,), (2, 1), 1)
     assert in_cone([top], [-5], 100) is True and in_cone([bottom], [5], 0) is False
