@@ -78,7 +78,7 @@ def test_directional_tied_selection():
 
 def test_neighbour_optimal_and_all_higher_both_sides():
     """q = (−1, 2): logits (−1, 2, 0): σ = 1 (γ 1), margins t=0: 3, t=2: 2 → N = {(0,2)}, γ_2 = 2 > 1: all higher,
-    not neighbour-optimal; q = (0, −1): logits (0, −1, 0) tie; q = (1, −1): σ = 0 … ; scores equal → neither."""
+    not neighbour-optimal; equal scores (gap 0) → neither."""
     info = DR.directional(PLANE, (-1, 2))
     assert info.sigma == (1,) and info.margins == {(0, 0): 3, (0, 2): 2} and info.neighbours == ((0, 2),)
     assert info.all_higher and not info.neighbour_optimal
@@ -175,10 +175,8 @@ def test_general_position_true_with_the_star_count():
 
 
 def test_general_position_fails_on_rank_and_on_the_ones_vector():
-    """A zero row (equal keys) → rank 0 < 1; equal rows k₀ − k₁ = k₀ − k₂ (k₁ = k₂ ≠ k₀) … no: keys (0, 1, 2):
-    σ = 1 rows 1 − 0 = 1, 1 − 2 = −1 (rank 1, 𝟙 ∉ range) fine; keys (0, −1, −1)... k₁ = k₂ gives the zero row at σ = 1.
-    Keys (1, 0, 2) in ℝ¹ with σ = 0: rows 1, −1 distinct; a 𝟙 ∈ range case needs equal rows in one star: two
-    sequences, seq 0 keys (1, 0), seq 1 keys (1, 0): rows (1), (1) → 𝟙 = M·1."""
+    """A zero row (two equal keys, ℝ¹) → rank 0 < 1 at one row; two sequences with the same keys (1, 0): the star
+    σ = (0, 0) has rows (1), (1), so 𝟙 = M·(1) ∈ range(M); ℝ²: collinear keys give parallel rows (rank 1 < 2)."""
     ok, detail = DR.general_position(_data([[(0,), (0,), (3,)]], [[0, 1, 2]]))
     assert ok is False and detail.startswith("the 1 key differences") and "rank 0 < 1" in detail
     ok, detail = DR.general_position(_data([[(1,), (0,)], [(1,), (0,)]], [[0, 1], [0, 1]]))
