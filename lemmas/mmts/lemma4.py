@@ -56,7 +56,7 @@ from verify.geometry.stationarity import (
     feasible_assumption_b_dataset,
     relative_deviation,
 )
-from verify.kit.descent_proof import descent_on_domain_b2
+from verify.kit.descent_proof import covariance_identities, descent_on_domain_b2
 from verify.kit.global_descent import descent_hypotheses, descent_probes, ratio_figure
 from verify.kit.identity_certificates import identity_certificates
 from verify.kit.region_inequality import descent_margin, prove_on_halved_boxes
@@ -89,8 +89,7 @@ def evaluate(data: Dataset, prec: Precision, require_B: bool = True, factor=1, p
         proof, bound_proven = descent_on_domain_b2(data.T, model.opt, gaps, margins, DOMAIN.get(param, "every θ"),
                                                    factor)
         identity_certificates(out, claim="mmts.lemma4", data=data, statement=PROOF_STATEMENT,
-                              identities=[("softmax-derivative", 0)] +
-                              [("indicator-covariance", o) for o in sorted(set(model.opt))])
+                              identities=covariance_identities(model.opt))
     covered = out.cover if not proof else (lambda text: None)  # beside the proof the probes only corroborate
     if points is None:
         dirs, probes = descent_probes(data, param, q, scales, random_dirs, prec.dps)

@@ -59,7 +59,7 @@ from verify.geometry.stationarity import (
     probe_points,
 )
 from verify.geometry.tfsvm_cones import lmm_directions
-from verify.kit.descent_proof import descent_on_domain_b1, descent_on_domain_b2
+from verify.kit.descent_proof import covariance_identities, descent_on_domain_b1, descent_on_domain_b2
 from verify.kit.global_descent import tfsvm_hypotheses
 from verify.kit.identity_certificates import identity_certificates
 from verify.kit.probe_inequality import point_label
@@ -96,8 +96,7 @@ def evaluate(data: Dataset, prec: Precision, require_B: bool = True, loss: str =
         proof = descent_on_domain_b1(data.T, model.opt, data.scores, DOMAIN)
     if proof:
         identity_certificates(out, claim="tfsvm.lemma9", data=data, statement=PROOF_STATEMENT,
-                              identities=[("softmax-derivative", 0)] +
-                              [("indicator-covariance", o) for o in sorted(set(model.opt))])
+                              identities=covariance_identities(model.opt))
     covered = out.cover if not proof else (lambda text: out.notes.append(f"probes corroborating the proof: {text}"))
     if points is None:
         extra = [(f"LMM ray W^mm_α, α = {a}", d) for a, d in lmm_directions(data, prec.dps)]

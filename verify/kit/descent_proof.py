@@ -34,20 +34,10 @@ from verify.numbers.identities import expand_sympy
 
 @lru_cache(maxsize=None)
 def softmax_derivative_identity(T: int) -> bool:
-    """sympy, (D): with u_t = e^{a_t} > 0, d/dε Σ_t γ_t u_t e^{εb_t} / Σ_t u_t e^{εb_t} at ε = 0 minus
-    Σ_t s_tγ_tb_t − (Σ_t s_tγ_t)(Σ_t s_tb_t), s_t = u_t/Σu, cancels to 0 (a rational function identity)."""
-    import sympy
-
-    eps = sympy.Symbol("eps")
-    u = sympy.symbols(f"u1:{T + 1}", positive=True)
-    g = sympy.symbols(f"g1:{T + 1}")
-    b = sympy.symbols(f"b1:{T + 1}")
-    moved = sum(g[t] * u[t] * sympy.exp(eps * b[t]) for t in range(T)) / sum(u[t] * sympy.exp(eps * b[t]) for t in range(T))
-    derivative = sympy.diff(moved, eps).subs(eps, 0)
-    total = sum(u)
-    s = [x / total for x in u]
-    cov = sum(s[t] * g[t] * b[t] for t in range(T)) - sum(s[t] * g[t] for t in range(T)) * sum(s[t] * b[t] for t in range(T))
-    return sympy.cancel(sympy.together(derivative - cov)) == 0
+    """sympy, (D): with u_t = e^{a_t} > 0 and e^{εb_t} = 1 + εb_t + O(ε²), U² times d/dε γᵀS(a + εb) at ε = 0 minus
+    U²·(Σ_t s_tγ_tb_t − (Σ_t s_tγ_t)(Σ_t s_tb_t)), s_t = u_t/U, expands to 0 — the polynomial of
+    ``verify.numbers.identities`` ("softmax-derivative"), the one its certificate re-expands with FLINT."""
+    return expand_sympy("softmax-derivative", T)
 
 
 @lru_cache(maxsize=None)
@@ -67,6 +57,11 @@ def _derivative_item(T: int, domain: str) -> Evidence:
     return Evidence(f"(D) d/dε γᵀS(a + εb)|₀ ≡ Cov_s(γ, b), so ⟨∇L(θ), V⟩ = (1/n)Σ ℓ'(φ_i) Cov_{{s_i}}(γ_i, F_iV) "
                     f"(sympy, T = {T})", softmax_derivative_identity(T), "==", True, proves=domain,
                     note="a rational-function identity in u_t = e^{a_t} > 0: every logit vector a, every b")
+
+
+def covariance_identities(opts) -> list:
+    """The (identity, token) pairs a proof under Assumption B or B.1 rests on, for ``identity_certificates``."""
+    return [("softmax-derivative", 0)] + [("indicator-covariance", o) for o in sorted(set(opts))]
 
 
 def _identities(T: int, opts, domain: str) -> list:
@@ -136,11 +131,10 @@ def margin_cone_proof(*, T: int, Gamma, A, gaps, gap_bars, wmm_margins, mu, eta,
     and −⟨∇L(W), V⟩ = (1/n)Σ|ℓ'(φ_i)|Cov_i (the softmax derivative, ℓ' < 0 by Assumption A) carries them to the
     statement termwise. The items: the two identities (sympy), W^mm's least margin ≥ 1 (exact), and the three
     comparisons (the worst sequence's ratio, enclosed)."""
-    from flint import arb
-
     from verify.numbers.precision import to_arb
 
     Ga, m = to_arb(Gamma), to_arb(mu)
+
     def worst(balls):  # an enclosure of the largest ratio (arb max: every ball's upper end counts)
         out = balls[0]
         for b in balls[1:]:
@@ -163,5 +157,5 @@ def margin_cone_proof(*, T: int, Gamma, A, gaps, gap_bars, wmm_margins, mu, eta,
         Evidence("(L2 lower) max_i η(T−1)(ΓA + μγ^gap_i)/(μγ^gap_i) (≤ 1: the lower bound on the cone)", low, "<=", 1,
                  proves=domain),
         Evidence("(L2 upper) max_i η(T−1)Γ/(2γ̄^gap_i) (≤ 1: the upper bound on the cone)", up, "<=", 1,
-                 proves=domain, note=f"η = {eta.mid().str(6, radius=False) if isinstance(eta, arb) else eta}"),
+                 proves=domain, note=f"η = {eta.mid().str(6, radius=False)}"),
     ]

@@ -281,9 +281,6 @@ def _search(margin: Margin, lo0, hi0, prefix: str, max_boxes: int, progress) -> 
         step = _step(margin, lo, hi)
         if step[0] in ("proven", "outside"):
             res.leaves.append((path, step[0], step[1]))
-            if step[0] == "proven":
-                low = ARB.lower(step[1])
-                res.smallest = low if res.smallest is None or low < res.smallest else res.smallest
             left -= _volume(lo, hi)
             _report(progress, res, left, total)
             continue
@@ -307,8 +304,14 @@ def _search(margin: Margin, lo0, hi0, prefix: str, max_boxes: int, progress) -> 
     if res.status == "undecided" and not res.undecided:
         res.status = "proven"
     res.leaves.sort(key=lambda leaf: leaf[0])
+    res.smallest = _smallest(res.leaves)
     res.seconds = time.perf_counter() - start
     return res
+
+
+def _smallest(leaves) -> Fraction | None:
+    """The smallest lower end of the margin's enclosure over the proven leaves (None: no proven leaf)."""
+    return min((ARB.lower(enc) for _, kind, enc in leaves if kind == "proven"), default=None)
 
 
 def _step(margin: Margin, lo, hi):
@@ -349,9 +352,10 @@ def _worker_signals() -> None:
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
 
 
-def _sub_search(task):
+def _sub_search(task, margin: Margin | None = None):
+    """One sub-box's search, in a plain (picklable) form; a forked worker reads the margin from ``_FORKED_MARGIN``."""
     path, lo, hi, budget = task
-    res = _search(_FORKED_MARGIN, lo, hi, path, budget, None)
+    res = _search(margin or _FORKED_MARGIN, lo, hi, path, budget, None)
     ends = lambda x: None if x is None else (ARB.lower(x), ARB.upper(x))  # noqa: E731 (balls do not pickle)
     return (res.status, [(p, kind, ends(enc)) for p, kind, enc in res.leaves], res.undecided, res.witness,
             ends(res.witness_value), res.boxes, res.undecided_fraction * _volume(lo, hi), res.seconds)
@@ -400,11 +404,7 @@ def _split_search(margin: Margin, max_boxes: int, progress, jobs: int) -> Region
             pool.join()
             _FORKED_MARGIN = None
     else:
-        _FORKED_MARGIN = margin
-        try:
-            parts = [_sub_search(t) for t in work]
-        finally:
-            _FORKED_MARGIN = None
+        parts = [_sub_search(t, margin) for t in work]
     undecided_volume = Fraction(0)
     for status, leaves, undecided, witness, value, boxes, volume, _ in parts:  # in path order: deterministic
         res.boxes += boxes
@@ -415,10 +415,7 @@ def _split_search(margin: Margin, max_boxes: int, progress, jobs: int) -> Region
             res.witness, res.witness_value = witness, ARB.interval(*value)
             if status == "violated":
                 res.status = "violated"
-    for _, kind, enc in res.leaves:
-        if kind == "proven":
-            low = ARB.lower(enc)
-            res.smallest = low if res.smallest is None or low < res.smallest else res.smallest
+    res.smallest = _smallest(res.leaves)
     if res.status != "violated":
         res.status = "undecided" if res.undecided else "proven"
         res.undecided_fraction = undecided_volume / total if total else Fraction(0)
