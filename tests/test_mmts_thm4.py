@@ -6,7 +6,7 @@ from fractions import Fraction
 from lemmas.mmts import lemma10, thm4, thm7
 from verify.claims import run_claim
 from verify.data import mmts as D
-from verify.dynamics.regpath import local_regularization_path
+from verify.dynamics.local_regpath import local_regularization_path
 from verify.geometry.directional import planar
 from verify.numbers.precision import working_precision
 

@@ -125,13 +125,13 @@ def test_check_maps_its_options_and_the_default_q(monkeypatch):
 
 
 # ----- local_path_evidence with a stand-in path ----------------------------------------------------------------------
-def _point(R, theta, norm, notes=()):
+def _point(R, theta, norm, notes=(), resolved=True):
     return SimpleNamespace(R=to_arb(Fraction(R)), theta=[to_arb(Fraction(x)) for x in theta], norm=arb(norm),
-                           notes=list(notes))
+                           notes=list(notes), resolved=resolved)
 
 
-def _paths(monkeypatch, thetas_for, notes=("R0", "cone edge", "R − 1")):
-    """A stand-in local path: θ(R) = ``thetas_for(R)``; records the arguments."""
+def _paths(monkeypatch, thetas_for, notes=("R0", "cone edge", "R − 1", "unresolved: x"), blind=()):
+    """A stand-in local path: θ(R) = ``thetas_for(R)``, unresolved at the radii in ``blind``; records the arguments."""
     calls = []
 
     def local_regularization_path(data, q, radii, eps, R0, dps, starts):
@@ -139,7 +139,8 @@ def _paths(monkeypatch, thetas_for, notes=("R0", "cone edge", "R − 1")):
         calls.append((q, tuple(radii), eps, R0, dps, starts))
         # ‖p̄(R)‖ = 7 and the notes only at the largest R (the item reads the last point)
         pts = [_point(Fraction(str(R)), thetas_for(Fraction(str(R))), 7 if k == len(radii) - 1 else k,
-                      notes if k == len(radii) - 1 else ("early",)) for k, R in enumerate(radii)]
+                      notes if k == len(radii) - 1 else ("early",), resolved=R not in blind)
+               for k, R in enumerate(radii)]
         return SimpleNamespace(points=pts)
 
     monkeypatch.setattr(L, "local_regularization_path", local_regularization_path)
@@ -203,6 +204,19 @@ def test_a_distance_below_the_working_precision_is_zero(monkeypatch):
     _paths(monkeypatch, lambda R: (R, R * tiny))
     out, _ = _evaluate(q=(1, 0), eps_list=(Fraction(1, 10),), r0_list=(1,), radii=RADII)
     assert out.evidence[0].decide() is False
+
+
+def test_an_unresolved_point_withholds_the_decision(monkeypatch):
+    """The distances converge to q (as in the test above: 10⁻⁴⁰, a fail) but the path is unresolved at R = 100: the
+    rule is withheld (None), naming the radius and what it would have said; the resolved twin decides."""
+    tiny = Fraction(1, 10**40)
+    _paths(monkeypatch, lambda R: (R, R * tiny), blind=("100",))
+    out, _ = _evaluate(q=(1, 0), eps_list=(Fraction(1, 10),), r0_list=(1,), radii=RADII)
+    dist = out.evidence[0]
+    assert dist.decide() is None
+    assert dist.rule.detail.startswith("the local path is unresolved at R = 100: ")
+    assert "the rule fails" in dist.rule.detail
+    assert out.decision().verdict == "INCONCLUSIVE"
 
 
 def test_every_eps_and_r0_gets_its_two_items(monkeypatch):

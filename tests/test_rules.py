@@ -232,3 +232,9 @@ def test_face_point_resolution_on_both_sides():
         flat = lambda c: [c * arb(1) for _ in XS]  # noqa: E731 - a plateau at c
         assert rules.decays(XS, flat(res / 2), zero=rules.FACE_POINT_RESOLUTION).holds is True  # 0 to the proposal
         assert rules.decays(XS, flat(res * 2), zero=rules.FACE_POINT_RESOLUTION).holds is False  # a plateau above it
+
+
+def test_withheld_is_undecided_and_says_what_the_rule_would_have_said():
+    for holds, said in ((True, "holds"), (False, "fails"), (None, "undecided")):
+        w = rules.withheld(rules.Decision(holds, "r", "d"), "why")
+        assert (w.holds, w.rule, w.detail) == (None, "r", f"why (on these values the rule {said}: d)")

@@ -157,6 +157,13 @@ def stays_away(xs, ys, floor=0, tail: int = TAIL_POINTS, zero=None) -> Decision:
     return Decision(None if d.holds is None else not d.holds, name, d.detail)
 
 
+def withheld(decision: Decision, why: str) -> Decision:
+    """``decision`` undecided because its inputs could not be trusted (e.g. a path point the working precision could
+    not resolve): None, with why, and what the rule would have said."""
+    said = {True: "holds", False: "fails", None: "undecided"}[decision.holds]
+    return Decision(None, decision.rule, f"{why} (on these values the rule {said}: {decision.detail})")
+
+
 def diverges(xs, ys) -> Decision:
     """y → ∞ like a power of x (e.g. ‖β(t)‖ against ln t): the fitted exponent over all points is
     > DIVERGENCE_EXPONENT (holds) or < STALL_EXPONENT (fails: the norm stalls); else undecided."""

@@ -14,8 +14,9 @@ Public API::
 """
 from verify.dynamics.flow import flow_through_norms, gradient_flow
 from verify.dynamics.gd import gd, normalized_gd, smoothness_constant
+from verify.dynamics.local_regpath import local_regularization_path
 from verify.dynamics.parameterization import PARAMETERIZATIONS, make_parameterization
-from verify.dynamics.regpath import RegPath, local_regularization_path, regularization_path
+from verify.dynamics.regpath import RegPath, regularization_path
 from verify.dynamics.trajectory import Record, Trajectory
 
 __all__ = [

@@ -1,5 +1,5 @@
-"""Regularization paths p̄(R) = argmin_{‖ψ‖ ≤ ρ(R)} L (mmts Thm 1, tfsvm Thm 2) and local, cone-restricted
-paths (mmts Thm 4 / Thm 7), at the working precision.
+"""Regularization paths p̄(R) = argmin_{‖ψ‖ ≤ ρ(R)} L (mmts Thm 1, tfsvm Thm 2) and the pieces the local,
+cone-restricted path shares (``verify.dynamics.local_regpath``), at the working precision.
 
 * The objective is log(L − L⋆) (``model.excess`` is cancellation-free and arb keeps it meaningful at
   e^{−10⁴}), so the landscape is not flat at large R.
@@ -13,9 +13,7 @@ paths (mmts Thm 4 / Thm 7), at the working precision.
   Global optimality over the sphere is evidence from multi-start, not a proof.
 * ``product_sphere_minimize`` is the Newton behind both: one sphere here, the product ‖v‖ = r, ‖p‖ = R of the joint
   (v, p) path of mmts Sec. 3 in ``verify.dynamics.joint_rp``.
-* ``local_regularization_path``: minimise over C_{ε,R₀}(q) ∩ {‖p‖ ≤ R} (mmts (9)) by projected
-  gradient with Barzilai–Borwein steps and Armijo backtracking (linear parameterisations only);
-  converged to 10^{−dps/2} relative (first-order method), boundary activity is reported.
+* The local, cone-restricted path (mmts (9)) is ``verify.dynamics.local_regpath``.
 * The path over tfsvm's separating cone (Theorems 9 and 10) is ``verify.dynamics.separating_rp``; it shares the
   objective ``log_excess`` / ``log_excess_newton`` below.
 * Sequence-to-sequence (and causal) attention runs through the same code: the parameterisation carries the model
@@ -56,6 +54,7 @@ class PathPoint:
     certified_le_candidate: bool | None = None  # found ≤ candidate, certain in ball arithmetic
     starts: int = 0
     notes: list = field(default_factory=list)
+    resolved: bool = True  # local paths: False when no precision up to the cap saw the loss differences
 
 
 @dataclass
@@ -297,7 +296,7 @@ def regularization_path(source, param: str = "p", radii=(1, 2, 5, 10, 20, 50, 10
                     x, on_sphere = xi, False
                     notes.append("the minimiser is interior to the ball")
             prev = x
-            points.append(_point(par, R, x, on_sphere, radial, cand_E, len(cands), prec.dps, svm, notes))
+            points.append(path_point(par, R, x, on_sphere, radial, cand_E, len(cands), prec.dps, svm, notes))
             if progress:
                 progress(points[-1])
         return RegPath(par.name, points, prec.dps)
@@ -392,7 +391,7 @@ def _first_order_path(par, radii, prec, starts, seed, candidates, progress) -> R
                 notes = ["interior point and its radial image on the sphere tie at the working precision: "
                          "the sphere point kept"]
         radial = dot(par.grad(x), x) / rho
-        points.append(_point(par, R, x, on_sphere, radial, cand_E, len(cands), prec.dps, False, notes))
+        points.append(path_point(par, R, x, on_sphere, radial, cand_E, len(cands), prec.dps, False, notes))
         if any(x == c for c in cand_points):  # the search stayed at a candidate: no worse than it, trivially
             points[-1].certified_le_candidate = True
         if progress:
@@ -400,7 +399,7 @@ def _first_order_path(par, radii, prec, starts, seed, candidates, progress) -> R
     return RegPath(par.name, points, prec.dps)
 
 
-def _point(par, R, x, on_sphere, radial, cand_E, nstarts, dps, svm, notes):
+def path_point(par, R, x, on_sphere, radial, cand_E, nstarts, dps, svm, notes):
     th = par.theta(x)
     E = par.excess(x)
     sel = par.selected(x)
@@ -414,96 +413,3 @@ def _point(par, R, x, on_sphere, radial, cand_E, nstarts, dps, svm, notes):
                      one_minus_corr_gmm=one_minus_corr(th, gmm) if gmm is not None else None,
                      on_sphere=on_sphere, radial_derivative=radial, candidate_excess=cand_E,
                      certified_le_candidate=cert, starts=nstarts, notes=notes)
-
-
-# ----- local (cone-restricted) paths ------------------------------------------------------------------
-def _project_cone(p, q, eps: arb, R0: arb, R: arb):
-    """Map p into {corr(p, q) ≥ 1 − ε, R₀ ≤ ‖p‖ ≤ R} (polar clamp: radius, then angle toward q)."""
-    r = norm2(p)
-    u = [a / r for a in p] if r > 0 else list(q)
-    c = dot(u, q)
-    if c < 1 - eps:
-        w = [a - c * b for a, b in zip(u, q)]
-        nw = norm2(w)
-        cm = 1 - eps
-        sm = (1 - cm * cm).sqrt()
-        u = [cm * b + sm * a / nw for a, b in zip(w, q)] if nw > 0 else list(q)
-    r = max(R0, min(R, r))
-    return [_mid(r * a) for a in u]
-
-
-def local_regularization_path(source, q, radii, *, eps, R0, param: str = "p", dps: int = 50, loss="logistic",
-                              starts: int = 3, seed: int = 0, max_iter: int = 400, svm: bool = True) -> RegPath:
-    """p̄(R) = argmin{L(p) : p ∈ C_{ε,R₀}(q), ‖p‖ ≤ R} for each R in ``radii`` (mmts (9)).
-
-    ``q`` is a direction (normalised here). Each point notes which constraints are active
-    ("cone edge", "R0", "R"). First-order method: converged to 10^(−dps/2) relative."""
-    with working_precision(dps) as prec:
-        par = source if isinstance(source, Parameterization) else make_parameterization(source, param, loss)
-        if par.name not in ("p", "W", "beta"):
-            raise UsageError("local regularization paths are implemented for p, W and beta")
-        qv = [to_arb(Fraction(str(x))) if not isinstance(x, arb) else x for x in q]
-        nq = norm2(qv)
-        qv = [a / nq for a in qv]
-        eps, R0 = to_arb(Fraction(str(eps))), to_arb(Fraction(str(R0)))
-        rng = random.Random(seed)
-        points, prev = [], None
-        for R in radii:
-            R = to_arb(Fraction(str(R)))
-            cands = [[R * a for a in qv], [R0 * a for a in qv]] + ([prev] if prev else [])
-            for _ in range(starts):
-                z = [to_arb(Fraction(rng.gauss(0.0, 1.0))) for _ in qv]
-                cands.append([R * (a + b * eps.sqrt()) for a, b in zip(qv, z)])
-            best = None
-            for x0 in cands:
-                x, f = _projected_descent(par, _project_cone(x0, qv, eps, R0, R), qv, eps, R0, R, prec.dps, max_iter)
-                if best is None or f < best[1]:
-                    best = (x, f)
-            x = best[0]
-            prev = x
-            r = norm2(x)
-            notes = []
-            tiny = arb(10) ** (-(prec.dps // 2))
-            if dot(x, qv) / r <= 1 - eps + tiny:
-                notes.append("cone edge")
-            if r <= R0 * (1 + tiny):
-                notes.append("R0")
-            if r >= R * (1 - tiny):
-                notes.append("R")
-            pt = _point(par, R, x, "R" in notes, dot(par.grad(x), x) / r, None, len(cands), prec.dps, svm, notes)
-            pt.notes.append(f"1 − corr to q = {one_minus_corr(x, qv).mid().str(6, radius=False)}")
-            points.append(pt)
-        return RegPath(par.name, points, prec.dps)
-
-
-def _projected_descent(par, x, q, eps, R0, R, dps, max_iter):
-    f = log_excess(par, x)
-    E = par.excess(x)
-    g = [_mid(a / E) for a in par.grad(x)]
-    step = R / 20
-    tol = arb(10) ** (-(dps // 2)) * R
-    prev_x, prev_g = None, None
-    for _ in range(max_iter):
-        if prev_x is not None:  # Barzilai–Borwein step length
-            sx = [a - b for a, b in zip(x, prev_x)]
-            sg = [a - b for a, b in zip(g, prev_g)]
-            den = dot(sx, sg)
-            if den > 0:
-                step = min(R, dot(sx, sx) / den)
-        alpha = step
-        while True:
-            xn = _project_cone([a - alpha * b for a, b in zip(x, g)], q, eps, R0, R)
-            fn = log_excess(par, xn)
-            move = [a - b for a, b in zip(xn, x)]
-            if fn <= f + arb("1e-4") * dot(g, move) or alpha < arb(10) ** (-40) * R:
-                break
-            alpha = alpha / 2
-        if not fn < f:
-            break
-        prev_x, prev_g = x, g
-        x, f = xn, fn
-        E = par.excess(x)
-        g = [_mid(a / E) for a in par.grad(x)]
-        if norm2(move) <= tol:
-            break
-    return x, f

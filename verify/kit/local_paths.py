@@ -7,11 +7,13 @@ enumerated, ``verify.geometry.cones.locally_optimal_geometries``); for Theorem 7
 (``verify.geometry.directional.general_position``).
 
 How the conclusion "p̄(R)/R ↛ q̄" is checked (evidence over R ≤ the largest radius): the local path by
-``verify.dynamics.regpath.local_regularization_path`` (projected gradient on log(L − L⋆) over the cone ∩ ball at the
-working precision; a first-order method, no optimality certificate: ``enclosed=False``) for every ε and R₀ of the
-ranges, and dist(R) = ‖p̄(R)/R − q̄‖ decided by ``rules.stays_away`` (a plateau — both of the theorem's cases, a
+``verify.dynamics.local_regpath.local_regularization_path`` (projected gradient on log(L − L⋆) over the cone ∩ ball,
+at the precision the loss differences in the cone need; a first-order method, no optimality certificate:
+``enclosed=False``) for every ε and R₀ of the ranges, and dist(R) = ‖p̄(R)/R − q̄‖ decided by ``rules.stays_away`` (a plateau — both of the theorem's cases, a
 bounded norm (dist → 1) or a wrong direction (dist → a positive constant); it fails where dist decays, i.e. the path
 converges to q). The active constraints of the last point are reported (R₀: bounded norm; the cone edge: pinned).
+A path point no precision up to ``local_regpath.MAX_DPS`` could resolve withholds the decision (INCONCLUSIVE): a search
+that could not compare its candidates stays at its start R·q̄, which would look like convergence to q.
 """
 from __future__ import annotations
 
@@ -20,7 +22,7 @@ from fractions import Fraction
 from verify.claims import Evidence, Hypothesis, Outcome, rules
 from verify.claims.registry import Parameter
 from verify.data import mmts as D
-from verify.dynamics.regpath import local_regularization_path
+from verify.dynamics.local_regpath import local_regularization_path
 from verify.geometry.cones import locally_optimal_geometries
 from verify.geometry.directional import general_position, planar
 from verify.kit.assumptions import assumption_a
@@ -28,6 +30,8 @@ from verify.kit.path_figures import omc_figure, path_plane_figure, plane_basis
 from verify.models.attention import norm2
 from verify.numbers.precision import to_arb
 
+#: the constraint names a local path point notes when active
+ACTIVE = ("cone edge", "R0", "R")
 RADII = ("5", "20", "100", "300", "1000")
 EPS = (Fraction(1, 100), Fraction(1, 1000))
 R0S = (Fraction(1),)
@@ -104,11 +108,16 @@ def local_path_evidence(data, prec, q, general: bool, eps_list=EPS, r0_list=R0S,
             dist = [norm2([a / R - b for a, b in zip(p.theta, qbar)]) for p, R in zip(rp.points, Rs)]
             last = rp.points[-1]
             label = f"ε = {eps}, R₀ = {R0}"
+            rule = rules.stays_away(Rs, dist, zero=prec.tolerance)
+            blind = [f"{float(p.R.mid()):g}" for p in rp.points if not p.resolved]
+            if blind:
+                rule = rules.withheld(rule, f"the local path is unresolved at R = {', '.join(blind)}: the loss "
+                                            "differences in the cone are below the highest precision tried")
             out.add(Evidence(f"{label}: ‖p̄(R)/R − q̄‖ ↛ 0 along the local path (value at the largest R)", dist[-1],
-                             rule=rules.stays_away(Rs, dist, zero=prec.tolerance), enclosed=False,
+                             rule=rule, enclosed=False,
                              note=", ".join(f"{float(R.mid()):g}: {d.mid().str(4, radius=False)}"
                                             for R, d in zip(Rs, dist))),
-                    Evidence(f"{label}: ‖p̄(R)‖ at the largest R (active: {', '.join(n for n in last.notes if '−' not in n) or 'none'})",
+                    Evidence(f"{label}: ‖p̄(R)‖ at the largest R (active: {', '.join(n for n in last.notes if n in ACTIVE) or 'none'})",
                              last.norm, enclosed=False))
             curves.append((label, Rs, dist))
             paths.append((f"p̄(R), {label}", [p.theta for p in rp.points]))

@@ -424,7 +424,9 @@ def dot(a, b) -> arb:
 
 
 def norm2(a) -> arb:
-    return dot(a, a).sqrt()
+    """‖a‖₂, an enclosure: the square root of ‖a‖²'s non-negative part (a ball around 0, e.g. the distance between two
+    directions equal to the working precision, encloses [0, ε] instead of being NaN)."""
+    return dot(a, a).nonnegative_part().sqrt()
 
 
 def scale(c, a):
