@@ -98,9 +98,11 @@ def test_relations_and_bounds_of_every_deciding_item():
     with working_precision(30) as prec:
         out = lemma6.evaluate(lemma6.lemma6_tight(), prec, losses=("logistic",), points=[(0, 0), (1, 2)], steps=1,
                               search=False)
-    # (i) at the probe points, (i) proven on a box (the margin L² − ‖∇²L‖_F² > 0), (25), (6)
-    assert [(e.relation, e.bound) for e in out.evidence if e.relation != "~"][:4] == \
-        [("<=", 1), (">", 0), (">=", 1), ("<=", 1)]
+    # (i) on every p (the smallest simplex margin > 0), (i) at the probe points, (i) proven on a box (the margin
+    # L² − ‖∇²L‖_F² > 0), (25), (6)
+    assert [(e.relation, e.bound) for e in out.evidence if e.relation != "~"][:5] == \
+        [(">", 0), ("<=", 1), (">", 0), (">=", 1), ("<=", 1)]
+    assert out.evidence[1].proves.startswith("every p ∈ ℝ^d") and out.evidence[2].corroborates
     hess = find(out, "(i)")
     assert hess.coverage.points == 2 and hess.coverage.worst_at.startswith("p = (")
     rho = find(out, "(25)")
@@ -136,7 +138,7 @@ def test_constant_form_named_w_or_k():
                             descent_loss=None, points=[(0, 0, 0)], search=False)
     assert w.evidence[0].quantity == "logistic: L_p (6)/(24)"
     assert k.evidence[0].quantity.startswith("logistic: L_K (proof form")
-    assert "L_p over" in w.evidence[1].quantity and "L_K over" in k.evidence[1].quantity
+    assert "L_p over" in w.evidence[2].quantity and "L_K over" in k.evidence[2].quantity
 
 
 def test_default_step_is_one_over_lp_also_below_one():

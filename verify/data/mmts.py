@@ -5,9 +5,11 @@ v = e₃ so the score is Y·x₃. Numbers are the exact decimals printed with th
 """
 from __future__ import annotations
 
+import random
 from fractions import Fraction
 
 from verify.data.dataset import Dataset
+from verify.data.generators import random_dataset
 
 
 def _mmts(tokens_per_seq, labels=None, name="mmts", head=None):
@@ -136,3 +138,22 @@ PAPER_DATASETS = {
     "mmts-tanh-head": mmts_tanh_head,
     "mmts-mixing-head": mmts_mixing_head,
 }
+
+
+def mmts_lemma6_tight() -> Dataset:
+    """mmts Lemma 6's spec dataset: X = [(1.3, 1), (−0.4, 0)], v = e₂ (n = 1, T = 2, W = I): ‖∇²L‖/L_p ≈ 0.0093, the
+    tightest seen."""
+    return Dataset.make(X=[[["1.3", 1], ["-0.4", 0]]], Y=[1], v=[0, 1], name="mmts-lemma6-spec")
+
+
+def mmts_scaled_keys(seed: int = 0, c: int = 1) -> Dataset:
+    """mmts Lemma 6: random tokens with keys K_i = X_i W₀ for a seeded rational W₀ (so ‖W‖ ≠ 1), data scaled by c."""
+    base = random_dataset(n=2, T=3, d=2, seed=seed)
+    rng = random.Random(seed + 101)
+    W0 = [[Fraction(rng.randint(-9, 9), 4) for _ in range(2)] for _ in range(2)]
+    if W0[0][0] * W0[1][1] - W0[0][1] * W0[1][0] == 0:
+        W0[0][0] += 1
+    X = [[[c * x for x in tok] for tok in seq] for seq in base.X]
+    K = [[[sum(tok[a] * W0[a][b] for a in range(2)) * c for b in range(2)] for tok in seq] for seq in X]
+    return Dataset.make(X=X, Y=list(base.Y), v=list(base.v), K=K,
+                        name=f"random-keysXW-s{seed}" + (f"-c{c}" if c != 1 else ""))
