@@ -122,3 +122,27 @@ def test_the_cli_jobs_flag_gives_the_same_region_items(capsys):
     assert regions[0] == regions[1]
     code, _, err = run(["tfsvm.lemma9", "--jobs", "0"], capsys)
     assert code == 2 and "--jobs" in one_line(err)
+
+
+def test_prove_starts_the_auto_ladder_two_doublings_above_the_logit_box():
+    """Features with max ‖F_it‖₁ = 3: the logit box is r₀ = 1/4 (1/4·3 ≤ 1 < 1/2·3); a margin proven at once (g = 1)
+    makes the first rung the item: 1/4 by default, 1 = 2²·r₀ under --prove's budget scale."""
+    from verify.claims import Outcome
+    from verify.data.dataset import Dataset
+    from verify.kit.region_inequality import prove_on_halved_boxes
+
+    feats = [[[1, 2], [0, F(1, 2)]]]
+    data = Dataset.make(X=feats, Y=[1], v=[1, 0], name="tiny")
+    tried = []
+
+    def build(r):
+        tried.append(r)
+        return "g", Margin(lambda x, ops: ops.const(1), (-r, -r), (r, r)), {"radius": str(r)}, f"‖θ‖∞ ≤ {r}"
+
+    with working_precision(20):
+        for scale, first in ((1, F(1, 4)), (25, F(1))):
+            tried.clear()
+            with budget_scale(scale):
+                item = prove_on_halved_boxes(Outcome(), "auto", feats, build, rungs=3, claim="c", name="n", data=data,
+                                             dps=20, max_boxes=10)
+            assert tried == [first] and item.proof.region == f"‖θ‖∞ ≤ {first}"

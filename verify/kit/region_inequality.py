@@ -17,9 +17,11 @@ from fractions import Fraction
 
 import verify
 from verify.claims import Evidence, Outcome, Proof, steps
-from verify.numbers.regions import Margin, certificate, prove
+from verify.numbers.regions import Margin, budget_factor, certificate, prove
 
 DEFAULT_BOXES = 4000
+#: rungs an "auto" ladder of halved boxes starts above the logit-scale box under ``--prove``
+PROVE_DOUBLINGS = 2
 
 
 def tool_versions() -> dict:
@@ -88,10 +90,12 @@ def prove_on_largest(out: Outcome, radii, build, *, claim: str, name: str, data,
 def prove_on_halved_boxes(out: Outcome, region, features, build, *, rungs: int, claim: str, name: str, data,
                           dps: int, max_boxes: int) -> Evidence:
     """``prove_on_largest`` over the boxes ‖θ‖∞ ≤ r₀/2^k, k < ``rungs``: r₀ = ``logit_box_radius(features)`` when
-    ``region`` is "auto", else the given radius."""
+    ``region`` is "auto", else the given radius. Under ``--prove`` (a budget scale > 1) an "auto" ladder starts
+    ``PROVE_DOUBLINGS`` rungs higher, at 2^PROVE_DOUBLINGS·r₀: the larger budget is spent on larger boxes first."""
     r0 = logit_box_radius(features) if region == "auto" else Fraction(region)
-    return prove_on_largest(out, [r0 / 2 ** k for k in range(rungs)], build, claim=claim, name=name, data=data,
-                            dps=dps, max_boxes=max_boxes)
+    up = PROVE_DOUBLINGS if region == "auto" and budget_factor() > 1 else 0
+    return prove_on_largest(out, [r0 * 2 ** up / 2 ** k for k in range(rungs + up)], build, claim=claim, name=name,
+                            data=data, dps=dps, max_boxes=max_boxes)
 
 
 def logit_box_radius(features) -> Fraction:

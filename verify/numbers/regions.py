@@ -236,6 +236,11 @@ def budget_scale(factor: int):
         _BUDGET_SCALE.reset(token)
 
 
+def budget_factor() -> int:
+    """The context's budget scale (1 unless inside ``budget_scale``)."""
+    return _BUDGET_SCALE.get()
+
+
 #: ``region_jobs(n)``: searches split the region into sub-boxes searched by n worker processes (None: one search)
 _JOBS = contextvars.ContextVar("region_jobs", default=None)
 SPLIT_DEPTH = 3  # a split search cuts the region into at most 2³ sub-boxes, each with its share of the budget
