@@ -69,7 +69,8 @@ def test_tight_T2_dataset_is_the_documented_one():
         assert excess.value == 0 and excess.decide() is True
         assert sat.value == arb(1) / 4
         assert close(norm.value, 1 / arb(2).sqrt())
-    assert out.notes == []  # explicit points: no probe-set note; B holds
+    # explicit points: no probe-set note; B holds, so the exact proof covers every p and the points only corroborate
+    assert out.notes == ["probes corroborating the proof: p at the 1 given point(s)"]
 
 
 def test_every_tally_names_its_points():

@@ -158,7 +158,7 @@ def test_the_false_case_note_and_what_is_covered():
     assert not [n for n in _run(vs=vs).notes if "NOT required" in n]
     given = "W, V at the given points"
     # the reduction proves the whole cone on D-T2, so the samples only corroborate it: named in a note
-    proof = "samples corroborating the proof on the cone: "
+    proof = "probes corroborating the proof: "
     assert _run(vs=vs).notes[-1] == proof + given and _run(points=[("p", _scale(20))]).notes[-1] == proof + given
     assert _run(random_dirs=0, factors=(1,)).notes[-1] == \
         proof + "W at W^mm and boundary points of S_μ, ‖W‖_F ∈ R_μ·{1}; V along the same directions"

@@ -90,7 +90,9 @@ def evaluate(data: Dataset, prec: Precision, require_B: bool = True, factor=1, p
                                                    factor)
         identity_certificates(out, claim="mmts.lemma4", data=data, statement=PROOF_STATEMENT,
                               identities=covariance_identities(model.opt))
-    covered = out.cover if not proof else (lambda text: None)  # beside the proof the probes only corroborate
+    def covered(text):
+        out.cover(text, corroborating=bool(proof))
+
     if points is None:
         dirs, probes = descent_probes(data, param, q, scales, random_dirs, prec.dps)
         out.notes.append(f"{len(probes)} probe points: {len(dirs)} directions × ‖p‖∞ ∈ {{{', '.join(scales)}}}; "

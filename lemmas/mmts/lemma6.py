@@ -111,7 +111,9 @@ def evaluate(data: Dataset, prec: Precision, losses=LOSSES, descent_loss: str = 
     if names:  # (i) on every p through the simplex, for every loss meeting Assumption A
         proven = hessian_bound_everywhere(out, data, claim="mmts.lemma6", name="hessian-simplex", dps=prec.dps,
                                           x_power=x_power, w_power=w_power).decide() is True
-    covered = out.cover if not proven else (lambda text: out.notes.append(f"probes corroborating the proof: {text}"))
+    def covered(text):
+        out.cover(text, corroborating=proven)
+
     pts = probe_points(features(data, "p"), data.optimal_tokens()) if points is None else [tuple(p) for p in points]
     labels = {p: point_label(p) for p in pts}
     models = {name: LinearLogitModel.from_dataset(data, "p", name) for name in names}

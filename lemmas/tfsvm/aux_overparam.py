@@ -109,10 +109,7 @@ def evaluate(data: Dataset, prec: Precision, require_independent: bool = True, l
     out.add(sign.evidence(corroborates=bool(proof)), agree.evidence(corroborates=bool(proof)))
     covered = (f"W at {len(pts)} points: {len(dirs)} directions × ‖W‖∞ ∈ {{{', '.join(map(str, scales))}}} and the "
                "tie points" if points is None else f"W at the {len(pts)} given point(s)")
-    if proof:
-        out.notes.append(f"probes corroborating the proof: {covered}")
-    else:
-        out.cover(covered)
+    out.cover(covered, corroborating=bool(proof))
     zero, _ = exact_gradient_at_zero(data, "W")
     g0 = model.grad([arb(0)] * model.D)
     out.add(Evidence("‖∇L(0)‖_F (0 exactly: W = 0 is stationary)", Fraction(0) if zero else dot(g0, g0).sqrt(), ">", 0,

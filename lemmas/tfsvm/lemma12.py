@@ -127,12 +127,10 @@ def evaluate(data: Dataset, prec: Precision, mus=MUS, factors=FACTORS, require_c
     out.cover(f"μ ∈ {{{', '.join(str(Fraction(mu)) for mu in mus)}}}")
     sampled = (f"W at W^mm and boundary points of S_μ, ‖W‖_F ∈ R_μ·{{{', '.join(map(str, factors))}}}; V along the "
                "same directions" if points is None and vs is None else "W, V at the given points")
+    out.cover(sampled, corroborating=len(proven) == len(mus))
     if len(proven) == len(mus):
-        out.notes.append(f"samples corroborating the proof on the cone: {sampled}")
         identity_certificates(out, claim="tfsvm.lemma12", data=data, statement="the identities of the reduction to "
                               "the whole margin cone", identities=[("softmax-derivative", 0), ("pairwise-covariance", 0)])
-    else:
-        out.cover(sampled)
     return out
 
 

@@ -97,7 +97,9 @@ def evaluate(data: Dataset, prec: Precision, require_B: bool = True, loss: str =
     if proof:
         identity_certificates(out, claim="tfsvm.lemma9", data=data, statement=PROOF_STATEMENT,
                               identities=covariance_identities(model.opt))
-    covered = out.cover if not proof else (lambda text: out.notes.append(f"probes corroborating the proof: {text}"))
+    def covered(text):
+        out.cover(text, corroborating=bool(proof))
+
     if points is None:
         extra = [(f"LMM ray W^mm_α, α = {a}", d) for a, d in lmm_directions(data, prec.dps)]
         dirs = probe_directions(feats, model.opt, q, extra=extra, count=random_dirs)

@@ -450,11 +450,16 @@ class Outcome:
         self.requirements.append(Hypothesis(name, bool(met), detail))
         return bool(met)
 
-    def cover(self, text: str) -> None:
+    def cover(self, text: str, corroborating: bool = False) -> None:
         """State the values a universally quantified parameter of the statement was covered at, when nothing
         better than a stated range is possible (coverage ``range`` in docs/parameters.md): e.g. "π ∈ {1/2, 1, 2}",
-        "one seeded W(0), t ≤ 1000". A HOLDS names them ("HOLDS — certified for …", "… evidence over …")."""
-        self.covers.append(text)
+        "one seeded W(0), t ≤ 1000". A HOLDS names them ("HOLDS — certified for …", "… evidence over …").
+        ``corroborating``: the values probe a statement proven beside them (``Evidence.corroborates``) — they are no
+        part of what was shown, so they go to a note ("probes corroborating the proof: …"), not into the range."""
+        if corroborating:
+            self.notes.append(f"probes corroborating the proof: {text}")
+        else:
+            self.covers.append(text)
 
     def add(self, *items) -> None:
         self.evidence.extend(items)
