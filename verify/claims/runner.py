@@ -78,6 +78,7 @@ class Verdict:
     reasons: list = field(default_factory=list)
     certificates: list = field(default_factory=list)  # (dataset name, region certificate dict)
     points: int | None = None  # a certified HOLDS: the points its tallies decided, summed over the datasets
+    inputs: list = field(default_factory=list)  # (dataset name, the dataset's exact JSON dict), in order
 
     @property
     def exit_code(self) -> int:
@@ -228,12 +229,13 @@ class DatasetRun:
     stable: int
     seconds: float
     certificates: list = field(default_factory=list)  # region certificates (dicts) of the working-precision run
+    data: dict | None = None  # the dataset exactly as used (``Dataset.to_dict``): a report carries it
 
     def freeze(self, dps: int) -> "DatasetRun":
         """The same result with its evidence formatted: picklable, for ``verify all --jobs``."""
         digits = max(1, min(dps, 40))
         return DatasetRun(self.verdict, self.hypotheses, [FrozenEvidence.of(e, digits) for e in self.evidence],
-                          self.notes, self.figures, self.stable, self.seconds, self.certificates)
+                          self.notes, self.figures, self.stable, self.seconds, self.certificates, self.data)
 
 
 def scope(out: Outcome) -> str | None:
@@ -265,7 +267,7 @@ def run_dataset(claim: Claim, data: Dataset, dps: int) -> DatasetRun:
         dv = DatasetVerdict(data.name, INCONCLUSIVE, None, None, [why])
         notes.append(f"{why}: INCONCLUSIVE")
     return DatasetRun(dv, low.hypotheses, low.evidence, notes, low.figures, stable, time.perf_counter() - start,
-                      list(low.certificates))
+                      list(low.certificates), data.to_dict())
 
 
 def combine(claim: Claim, runs: list, dps: int) -> Verdict:
@@ -293,6 +295,7 @@ def combine(claim: Claim, runs: list, dps: int) -> Verdict:
         hypotheses=hyps, evidence=evid, dataset=", ".join(d.name for d in per),
         seconds=sum(r.seconds for r in runs), notes=notes, figures=figs, datasets=per,
         certainty=certainty, range=rng, reasons=reasons, certificates=certs, points=points,
+        inputs=[(run.verdict.name, run.data) for run in runs if run.data is not None],
     )
 
 

@@ -67,7 +67,7 @@ def main(argv) -> int:
         nonlocal shown
         if a.report:  # the page first: an interrupted run's index lists only claims whose page exists
             write_claim_report(v, a.report, f"python -m verify {v.claim.id} --precision {v.precision}"
-                               + (" --prove" if a.prove else ""))
+                               + (" --prove" if a.prove else ""), {"prove": bool(a.prove)})
         verdicts[v.claim.id] = v
         if a.report:
             write_index([verdicts[c.id] for c in claims if c.id in verdicts], a.report, planned=planned)

@@ -44,7 +44,7 @@ def main(name: str, argv) -> int:
     reproduce = f"python -m verify {claim.id} --precision {dps}" + (f" --data {data_path}" if data_path else "") + (
         f" --seed {seed}" if seed else "") + (" --prove" if a.prove else "") + (" --jobs 1" if jobs else "")
     if report:
-        path = write_claim_report(v, report, reproduce)
+        path = write_claim_report(v, report, reproduce, {"prove": bool(a.prove)})
         if not a.json:
             print(f"report: {path}", file=sys.stderr)
     if a.json:

@@ -13,10 +13,10 @@ import sys
 from verify.cli.common import run_verb
 from verify.errors import UsageError
 
-VERBS = ("list", "all", "svm", "flow", "hunt", "experiment", "recheck")
+VERBS = ("list", "all", "svm", "flow", "hunt", "experiment", "recheck", "replay")
 USAGE = (
     "usage: python -m verify list [--paper P] [--json] | <claim> [--precision N] [--data F] [--json] "
-    "[--report DIR] | all [--paper P] [--report DIR] [--jobs N] | svm ... | flow ... | hunt <claim> --budget S | experiment list|<id> | recheck CERT.json"
+    "[--report DIR] | all [--paper P] [--report DIR] [--jobs N] | svm ... | flow ... | hunt <claim> --budget S | experiment list|<id> | recheck CERT.json | replay REPORT.json"
 )
 HELP = """\
 usage: python -m verify <verb or claim id> [options]      (each verb: python -m verify <verb> --help)
@@ -35,6 +35,8 @@ verbs:
           [--baseline float32,float64]      where each float run departs and stalls, the flow continued beyond it
   recheck CERT.json [--precision N]         re-verify a region certificate (written by --report DIR into
                                             DIR/certificates/) with an independent interval engine
+  replay REPORT.json [--json]               re-run a claim from its report (DIR/<claim>.json) alone: the datasets
+                                            and options it carries; says whether verdict and figures agree
 
 datasets: JSON {"X": n x T x d, "Y": [+-1]*n, "v": d, ...}; examples in examples/ (e.g. examples/mmts-fig1a.json)
 
@@ -75,4 +77,8 @@ def _dispatch(argv) -> int:
 
 
 def main(argv=None) -> int:
-    return run_verb(_dispatch, list(sys.argv[1:] if argv is None else argv))
+    from verify.report.provenance import record_command
+
+    argv = list(sys.argv[1:] if argv is None else argv)
+    record_command(argv)  # a report names the exact command
+    return run_verb(_dispatch, argv)

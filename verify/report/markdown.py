@@ -8,6 +8,7 @@ import re
 from verify.data.outputs import check_folder, lock_folder, write_atomic
 from verify.errors import DestinationError
 from verify.report.figures import render_figure
+from verify.report.provenance import inputs, provenance
 
 _NUMBER = re.compile(r"(-?[0-9.]+)(e[-+]?[0-9]+)?")
 VERDICT_MARK = {"HOLDS": "✅ HOLDS", "VIOLATED": "❌ VIOLATED", "INCONCLUSIVE": "❔ INCONCLUSIVE", "NOT_APPLICABLE": "➖ NOT APPLICABLE"}
@@ -60,9 +61,44 @@ def _points(e: dict) -> str:
     return f"{c['points']} ({c['holds']} ✓, {c['undecided']} ?, {c['violated']} ✗)"
 
 
-def verdict_markdown(v, figure_paths: dict, reproduce: str | None = None, cert_paths=()) -> str:
+def _provenance_lines(js: dict, report_json: str | None) -> list:
+    """The page's "Datasets as used" and "Provenance" sections (from the report JSON's inputs and provenance)."""
+    lines = []
+    if js.get("inputs"):
+        lines += ["## Datasets as used", "",
+                  "Each dataset exactly as the check read it (rationals as strings); the SHA-256 is of its canonical "
+                  "JSON (sorted keys, no spaces).", ""]
+        for d in js["inputs"]:
+            if "file" in d:
+                lines += [f"- `{d['name']}`: [{d['file']}]({d['file']}) · SHA-256 `{d['sha256']}`"]
+            else:
+                lines += [f"- `{d['name']}` · SHA-256 `{d['sha256']}`", "",
+                          f"  <details><summary>{d['name']} (JSON)</summary>", "",
+                          "  ```json", "  " + json.dumps(d["dataset"], ensure_ascii=False), "  ```", "",
+                          "  </details>"]
+        lines.append("")
+    p = js.get("provenance")
+    if p:
+        git = p.get("git")
+        commit = "not run from a git checkout" if not git else \
+            f"`{git['commit'][:12]}`" + (" (uncommitted changes)" if git.get("dirty") else " (clean tree)")
+        libs = ", ".join(f"{k} {v}" for k, v in p["libraries"].items() if v)
+        recheck = f", recheck at {p['recheck_precision']}" if p.get("recheck_precision") else ""
+        lines += ["## Provenance", "",
+                  f"- attnverify {p['toolkit']['version']}, commit {commit}",
+                  f"- Python {p['python']} on {p['platform']}; {libs}",
+                  f"- {p['precision']} digits{recheck}; {p['date']}; {p['seconds']:.1f} s",
+                  f"- command: `{p['command']}`"]
+        if report_json:
+            lines.append(f"- replay from this report alone: `python -m verify replay {report_json}`")
+        lines.append("")
+    return lines
+
+
+def verdict_markdown(v, figure_paths: dict, reproduce: str | None = None, cert_paths=(), js: dict | None = None,
+                     report_json: str | None = None) -> str:
     c = v.claim
-    js = v.to_json()
+    js = js or v.to_json()
     lines = [
         f"# `{c.id}` — {c.number}: {c.title}",
         "",
@@ -115,10 +151,13 @@ def verdict_markdown(v, figure_paths: dict, reproduce: str | None = None, cert_p
         lines.append("")
     if js["notes"]:
         lines += ["## Notes", ""] + [f"- {n}" for n in js["notes"]] + [""]
+    lines += _provenance_lines(js, report_json)
     lines += [
         "## Reproduce",
         "",
         "```",
+        *([f"python -m verify replay {report_json}     # from this report alone: its datasets and options"]
+          if report_json else []),
         reproduce or f"python -m verify {c.id} --precision {js['precision']}",
         "```",
         "",
@@ -160,8 +199,11 @@ def _cert_name(cert: dict) -> str:
     return f"identity-{spec['name']}" + (f"-o{spec['args']['o']}" if "o" in spec["args"] else "")
 
 
-def write_claim_report(v, folder: str, reproduce: str | None = None) -> str:
-    """Write figures/<id>-<name>.png, <id>.json and last <id>.md (the page); return the markdown path."""
+def write_claim_report(v, folder: str, reproduce: str | None = None, options: dict | None = None) -> str:
+    """Write figures/<id>-<name>.png, datasets/ (large datasets only), <id>.json and last <id>.md (the page); return
+    the markdown path. The JSON and the page carry the datasets as used and the run's provenance
+    (``verify.report.provenance``; ``options``: the run's settings, e.g. {"prove": True}), so
+    ``python -m verify replay <id>.json`` re-runs the claim from the report alone."""
     try:
         os.makedirs(os.path.join(folder, "figures"), exist_ok=True)
     except OSError as exc:
@@ -188,8 +230,10 @@ def write_claim_report(v, folder: str, reproduce: str | None = None) -> str:
     js = v.to_json()
     if certs:
         js["certificates"] = [rel for rel, _ in certs]
+    js["inputs"] = inputs(v, folder, _file_part)
+    js["provenance"] = provenance(v, options)
     write_atomic(os.path.join(folder, f"{slug(v.claim.id)}.json"), json.dumps(js, indent=2) + "\n")
-    write_atomic(md_path, verdict_markdown(v, paths, reproduce, certs))
+    write_atomic(md_path, verdict_markdown(v, paths, reproduce, certs, js, f"{slug(v.claim.id)}.json"))
     return md_path
 
 
