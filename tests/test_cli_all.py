@@ -51,6 +51,11 @@ def test_parallel_run_equals_the_serial_one(tmp_path):
     assert [v["claim"] for v in index["verdicts"]] == [v["claim"] for v in one]
     assert all((tmp_path / "rep" / f"{v['claim']}.md").exists() for v in index["verdicts"])
     assert "PARTIAL" not in (tmp_path / "rep" / "index.md").read_text()
+    # one page per paper run (irgf only here), linked from the index, its table in the index's order
+    page = (tmp_path / "rep" / "irgf.md").read_text()
+    assert not (tmp_path / "rep" / "mmts.md").exists() and "(irgf.md)" in (tmp_path / "rep" / "index.md").read_text()
+    rows = [line.split("[`")[1].split("`]")[0] for line in page.split("## Findings")[0].splitlines() if "[`" in line]
+    assert rows == [v["claim"] for v in one]
 
 
 @pytest.mark.parametrize("jobs", ["0", "-1", "two"])

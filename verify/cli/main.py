@@ -13,10 +13,10 @@ import sys
 from verify.cli.common import run_verb
 from verify.errors import UsageError
 
-VERBS = ("list", "all", "svm", "flow", "hunt", "experiment", "recheck", "replay")
+VERBS = ("list", "all", "svm", "flow", "hunt", "experiment", "recheck", "replay", "report")
 USAGE = (
     "usage: python -m verify list [--paper P] [--json] | <claim> [--precision N] [--data F] [--json] "
-    "[--report DIR] | all [--paper P] [--report DIR] [--jobs N] | svm ... | flow ... | hunt <claim> --budget S | experiment list|<id> | recheck CERT.json | replay REPORT.json"
+    "[--report DIR] | all [--paper P] [--report DIR] [--jobs N] | svm ... | flow ... | hunt <claim> --budget S | experiment list|<id> | recheck CERT.json | replay REPORT.json | report [--paper P] --report DIR"
 )
 HELP = """\
 usage: python -m verify <verb or claim id> [options]      (each verb: python -m verify <verb> --help)
@@ -37,6 +37,7 @@ verbs:
                                             DIR/certificates/) with an independent interval engine
   replay REPORT.json [--json]               re-run a claim from its report (DIR/<claim>.json) alone: the datasets
                                             and options it carries; says whether verdict and figures agree
+  report [--paper P] --report DIR           rewrite DIR/<paper>.md (one page per paper) from the JSON in DIR
 
 datasets: JSON {"X": n x T x d, "Y": [+-1]*n, "v": d, ...}; examples in examples/ (e.g. examples/mmts-fig1a.json)
 

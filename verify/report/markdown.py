@@ -8,6 +8,7 @@ import re
 from verify.data.outputs import check_folder, lock_folder, write_atomic
 from verify.errors import DestinationError
 from verify.report.figures import render_figure
+from verify.report.paper import PAPER_TITLES, write_paper_pages
 from verify.report.provenance import inputs, provenance
 
 _NUMBER = re.compile(r"(-?[0-9.]+)(e[-+]?[0-9]+)?")
@@ -257,6 +258,10 @@ def write_index(verdicts, folder: str, interrupted: str | None = None, planned=N
     how = ", ".join(f"{k} {levels[k]}" for k in ("proven", "certified", "evidence") if k in levels)
     lines += [", ".join(f"{k}: {n}" + (f" ({how})" if k == "HOLDS" and how else "") for k, n in sorted(counts.items()))
               or "no claims run", ""]
+    papers = [p for p in PAPER_TITLES if any(v.claim.paper == p for v in verdicts)]
+    if papers:
+        lines += ["One page per paper (its verdicts, findings, omitted hypotheses, experiments): "
+                  + " · ".join(f"[{PAPER_TITLES[p]}]({p}.md)" for p in papers), ""]
     lines += ["| claim | number | title | verdict | digits | stable | seconds |", "|---|---|---|---|---|---|---|"]
     for v in verdicts:
         c, js = v.claim, v.to_json()
@@ -269,3 +274,5 @@ def write_index(verdicts, folder: str, interrupted: str | None = None, planned=N
              "not_run": missing, "verdicts": [v.to_json() for v in verdicts]}
     write_atomic(os.path.join(folder, "index.json"), json.dumps(index, indent=2) + "\n")
     write_atomic(os.path.join(folder, "index.md"), "\n".join(lines))
+    if complete or interrupted:  # the last index of a run: the per-paper pages from the claims' reports
+        write_paper_pages(folder, papers)
