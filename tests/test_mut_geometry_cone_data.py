@@ -13,6 +13,14 @@ from verify.geometry import cone_data as D
 from verify.geometry.cones import locally_optimal_geometries, mu0
 
 
+@pytest.fixture(autouse=True)
+def _fresh_benign_cache():
+    """benign_random_lmm's cache is module state: each test starts empty (mutmut forks from a warmed process)."""
+    D._BENIGN.clear()
+    yield
+    D._BENIGN.clear()
+
+
 def _qualifies(data, min_mu0=F(1, 1000), max_norm=10, need_higher=True, scale=1):
     if any(len(o) > 1 for o in data.optimal_tokens()):
         return []

@@ -4,12 +4,21 @@ float64 Hessian search against a finite-difference Hessian."""
 from fractions import Fraction as F
 
 import numpy as np
+import pytest
 from flint import arb, arb_mat
 
 from verify.data.dataset import Dataset
 from verify.geometry import smoothness as sm
 from verify.geometry.smoothness import hessian_norm, key_matrix, score_bound, smoothness_constant
 from verify.models.losses import Square
+
+
+@pytest.fixture(autouse=True)
+def _fresh_search_cache():
+    """The float64 search's cache is module state: each test starts empty (mutmut forks from a warmed process)."""
+    sm._SEARCH_CACHE.clear()
+    yield
+    sm._SEARCH_CACHE.clear()
 
 
 def ds(X, K=None, v=(1, 0), Y=None) -> Dataset:
