@@ -4,6 +4,7 @@ The filter is re-derived here from the definitions (a non-global locally-optimal
 a non-neighbour scoring above γ_α) on the same seeded ``random_dataset``s."""
 from __future__ import annotations
 
+import types
 from fractions import Fraction as F
 
 import pytest
@@ -87,11 +88,14 @@ class _FakeGeometry:
 
     def __init__(self, mu, norm_sq, higher, alpha=(0, 0), gmm=False):
         self.mu, self.norm_sq, self.alpha, self.is_gmm = F(mu), F(norm_sq), alpha, gmm
-        # one non-neighbour (0, 2): its score is above, equal to, or below γ_α = 1 ("higher" = 1, 0, −1)
-        self.scores = ((F(1), F(0), F(1) + higher), (F(1), F(0), F(0)))
+        # one non-neighbour (0, τ), τ = α₀ + 1 mod 3: its score is above, equal to, or below γ_α = 1 ("higher" = 1, 0, −1)
+        self.tau = (alpha[0] + 1) % 3
+        row = [F(0)] * 3
+        row[alpha[0]], row[self.tau] = F(1), F(1) + higher
+        self.scores = (tuple(row), (F(1), F(0), F(0)))
 
     def non_neighbour_pairs(self):
-        return [(0, 2)]
+        return [(0, self.tau)]
 
 
 def _patch_search(monkeypatch, geometries=None, tied=()):
@@ -197,10 +201,11 @@ def _closest_with_denominator_at_most_20(x2):
     return best[1]
 
 
-def _benign_walk(seed, n, T, d, max_cond, max_R):
+def _benign_walk(seed, n, T, d, max_cond, max_R, refuse=0):
     """benign_random_lmm's selection re-derived from its docstring: the first candidate (random_lmm_candidates) with
     ‖p^mm‖²·max‖k_α − k_t‖² ≤ max_cond², rescaled by c (q ≤ 20) closest to √(5/2 / max‖k_α − k_t‖²), whose automatic
-    α is locally optimal with first-order witness R ≤ max_R·σ at μ = μ₀/2. Returns (seed, c, reasons skipped)."""
+    α is locally optimal with first-order witness R ≤ max_R·σ at μ = μ₀/2 (the first ``refuse`` rescaled candidates
+    refused, as if their α were not locally optimal). Returns (seed, c, reasons skipped)."""
     from verify.geometry.cones import choose_alpha, first_order_witness, radius_scale
     from verify.models.attention import LinearLogitModel
     from verify.numbers.precision import working_precision
@@ -212,6 +217,10 @@ def _benign_walk(seed, n, T, d, max_cond, max_R):
             skipped.append("cond")
             continue
         c = _closest_with_denominator_at_most_20(F(5, 2) / a2)
+        if refuse:
+            refuse -= 1
+            skipped.append("refused")
+            continue
         data = random_dataset(n=n, T=T, d=d, seed=s, scale=c)
         with working_precision(30):
             gs, _ = choose_alpha(data)
@@ -230,6 +239,49 @@ def _check_benign(data, n, T, d, s, c):
     assert data.name == f"random-lmm-n{n}T{T}d{d}-s{s}-scale{c.numerator}_{c.denominator}"
     assert data.X == random_dataset(n=n, T=T, d=d, seed=s, scale=c).X
     assert data.v == random_dataset(n=n, T=T, d=d, seed=s, scale=c).v
+
+
+def _only_candidate(monkeypatch, n, T, d, s, geometry=None):
+    """random_lmm_candidates → the single real candidate (seed s), or ``geometry`` in place of its geometry."""
+    data = random_dataset(n=n, T=T, d=d, seed=s)
+    good = _qualifies(data)
+    g = max(good, key=lambda h: (mu0(h), tuple(-a for a in h.alpha)))
+    monkeypatch.setattr(D, "random_lmm_candidates", lambda *a: iter([(data, geometry(g) if geometry else g, s)]))
+    return g
+
+
+def test_benign_random_lmm_witness_cut_is_inclusive_at_mu0_over_2(monkeypatch):
+    """Seed 108 (n = 2, T = 3, d = 2, ‖p^mm‖·max‖k_α − k_t‖ ≈ 2.64): rescaled, its witness at μ = μ₀/2 is R = 5σ (at
+    μ₀/3 it would be 10σ): max_R = 5 accepts it (R ≤ max_R·σ inclusive), max_R = 4 leaves nothing."""
+    _only_candidate(monkeypatch, 2, 3, 2, 108)
+    s, c, _ = _benign_walk(0, 2, 3, 2, 3, 5)
+    _check_benign(D.benign_random_lmm(max_cond=3, max_R=5), 2, 3, 2, s, c)
+    with pytest.raises(RuntimeError):
+        D.benign_random_lmm(max_cond=3, max_R=4)
+
+
+def test_benign_random_lmm_condition_cut_is_inclusive(monkeypatch):
+    """The same candidate with ‖p^mm‖² set to (25/4)/max‖k_α − k_t‖²: its condition number is exactly 5/2 — accepted
+    at max_cond = 5/2, refused (nothing left) at 249/100."""
+    def exact_cond(g):
+        a2 = max(sum(x * x for x in row) for row in g.rows.values())
+        return types.SimpleNamespace(rows=g.rows, norm_sq=F(25, 4) / a2)
+
+    _only_candidate(monkeypatch, 2, 3, 2, 108, exact_cond)
+    s, c, _ = _benign_walk(0, 2, 3, 2, F(5, 2), 30)
+    _check_benign(D.benign_random_lmm(), 2, 3, 2, s, c)
+    with pytest.raises(RuntimeError):
+        D.benign_random_lmm(max_cond=F(249, 100))
+
+
+def test_benign_random_lmm_other_shapes(monkeypatch):
+    """n = 1 (T = 3, d = 2, seed 0: the walk) and d = 3 (n = 2, T = 3: the candidate of seed 4): the rescaled dataset
+    has the requested shape."""
+    s, c, _ = _benign_walk(0, 1, 3, 2, F(5, 2), 30)
+    _check_benign(D.benign_random_lmm(n=1), 1, 3, 2, s, c)
+    _only_candidate(monkeypatch, 2, 3, 3, 4)
+    s, c, _ = _benign_walk(0, 2, 3, 3, F(5, 2), 30)
+    _check_benign(D.benign_random_lmm(d=3), 2, 3, 3, s, c)
 
 
 def test_benign_random_lmm_default_and_cache():
@@ -269,8 +321,7 @@ def test_benign_random_lmm_skips_non_locally_optimal_and_raises(monkeypatch):
 
     from verify.geometry import cones
 
-    s10, c10, _ = _benign_walk(1, 2, 2, 2, F(14, 5), 10)
-    s9, c9, _ = _benign_walk(1, 2, 2, 2, F(14, 5), 9)
+    s, c, _ = _benign_walk(1, 2, 2, 2, F(14, 5), 10, refuse=2)
     answers = iter([lambda g: None, lambda g: dataclasses.replace(g, locally_optimal=False)])
 
     def fake_choose_alpha(data):
@@ -279,8 +330,7 @@ def test_benign_random_lmm_skips_non_locally_optimal_and_raises(monkeypatch):
 
     monkeypatch.setattr(D, "choose_alpha", fake_choose_alpha)
     # the first two rescaled candidates are refused whatever their witness: the answer moves past s10
-    data = D.benign_random_lmm(1, 2, 2, 2, F(14, 5), 10)
-    assert f"-s{s10}-" not in data.name
+    _check_benign(D.benign_random_lmm(1, 2, 2, 2, F(14, 5), 10), 2, 2, 2, s, c)
     monkeypatch.setattr(D, "random_lmm_candidates", lambda *a: iter(()))
     with pytest.raises(RuntimeError):
         D.benign_random_lmm(3)
