@@ -4,12 +4,21 @@ float64 Hessian search against a finite-difference Hessian."""
 from fractions import Fraction as F
 
 import numpy as np
+import pytest
 from flint import arb, arb_mat
 
 from verify.data.dataset import Dataset
 from verify.geometry import smoothness as sm
 from verify.geometry.smoothness import hessian_norm, key_matrix, score_bound, smoothness_constant
 from verify.models.losses import Square
+
+
+@pytest.fixture(autouse=True)
+def _fresh_search_cache():
+    """The float64 search's cache is module state: each test starts empty (mutmut forks from a warmed process)."""
+    sm._SEARCH_CACHE.clear()
+    yield
+    sm._SEARCH_CACHE.clear()
 
 
 def ds(X, K=None, v=(1, 0), Y=None) -> Dataset:
@@ -151,3 +160,159 @@ def test_hessian_local_maxima_cache_and_unsearched_losses():
     pts = sm.hessian_local_maxima(d, "logistic", [(0, 0), (1, -1)], maxiter=20)
     assert len(pts) == 2 and all(isinstance(x, F) for pt in pts for x in pt)
     assert sm.hessian_local_maxima(d, "logistic", [(0, 0), (1, -1)], maxiter=20) is pts
+
+
+def test_key_matrix_least_norm_is_exact_rational():
+    """X rows (1, 1), (2, 2), K = (1), (2): every W with w₁ + w₂ = 1 solves XW = K; the least-norm one is (1/2, 1/2)ᵀ,
+    returned as exact Fractions (not truncated to integers)."""
+    assert key_matrix(ds([[[1, 1], [2, 2]]], K=[[[1], [2]]])) == ((F(1, 2),), (F(1, 2),))
+
+
+def test_smoothness_constant_w_form_non_unit_norms():
+    """Two sequences X₁ = diag(2, 1), X₂ = I, keys K = 2X (W = 2I recovered, ‖W‖ = 2), v = (3, 4) (‖v‖ = 5),
+    γ₁ = (6, 4), γ₂ = (3, 4): B = 6. Per sequence M₀‖v‖²‖W‖²‖X_i‖⁴ + 3M₁‖v‖‖W‖²‖X_i‖³ with ‖X₁‖ = 2, ‖X₂‖ = 1:
+    (25·4·16 M₀ + 3·5·4·8 M₁) + (25·4 M₀ + 3·5·4 M₁) = 1700 M₀ + 540 M₁, halved (n = 2).
+    Logistic (M₀, M₁) = (1/4, 1): 965/2; exponential M₀ = M₁ = e⁶: 1120 e⁶. The proof form with ‖K₁‖ = 4, ‖K₂‖ = 2:
+    M₀‖v‖²‖X‖²‖K‖² + 3M₁‖v‖‖X‖‖K‖² = (1600 + 100) M₀ + (480 + 60) M₁ — the same numbers, halved."""
+    d = ds([[[2, 0], [0, 1]], [[1, 0], [0, 1]]], K=[[[4, 0], [0, 2]], [[2, 0], [0, 2]]], v=(3, 4))
+    c = smoothness_constant(d)
+    assert c.form == "W" and c.norm_W.contains(2) and abs(c.norm_W - 2) < 1e-12 and c.B == 6
+    assert abs(c.value - arb(965) / 2) < 1e-9 and abs(c.proof_form - arb(965) / 2) < 1e-9
+    e6 = arb(6).exp()
+    ce = smoothness_constant(d, "exponential")
+    assert abs(ce.value - 1120 * e6) < 1e-6 and abs(ce.proof_form - 1120 * e6) < 1e-6
+    assert "M₀ = 403.42879, M₁ = 403.42879 on [−B, B], B = 6; ‖v‖ = 5" in ce.describe()   # e⁶ = 403.428793…, 8 digits
+
+
+def test_smoothness_constant_k_form_non_unit_norms():
+    """X = diag(3, 0) with keys K = 3I (not of the form XW: the second token has key ≠ 0 but x = 0), v = (3, 4):
+    ‖X‖ = 3, ‖K‖ = 3, ‖v‖ = 5, γ = (9, 0): B = 9, exponential M₀ = M₁ = e⁹. K-form (x, w) = (4, 2):
+    M₀·25·3²·3² + 3M₁·5·3²·3 = (2025 + 405) e⁹ = 2430 e⁹; (5, 2): M₀·25·3²·3³ + 3M₁·5·3²·3² = (6075 + 1215) e⁹;
+    proof form M₀·25·3²·3² + 3M₁·5·3·3² = 2430 e⁹."""
+    d = ds([[[3, 0], [0, 0]]], K=[[[3, 0], [0, 3]]], v=(3, 4))
+    e9 = arb(9).exp()
+    c = smoothness_constant(d, "exponential")
+    assert c.form == "K" and c.B == 9 and abs(c.value - 2430 * e9) < 1e-6 and abs(c.proof_form - 2430 * e9) < 1e-6
+    assert abs(smoothness_constant(d, "exponential", x_power=5, w_power=2).value - 7290 * e9) < 1e-6
+
+
+def test_hessian_norm_small_exact_matrix():
+    """diag(1/4, 1/4): ‖H‖₂ = 1/4, inside [0, ‖H‖_F] = [0, √2/4] (a cap shifted away from 0 would exclude it)."""
+    h = hessian_norm(arb_mat([[arb(1) / 4, 0], [0, arb(1) / 4]]))
+    assert h.contains(arb(1) / 4) and abs(h - arb(1) / 4) < 1e-15
+
+
+class _Quartic:
+    """L(p) = p⁴/4 in one dimension (L⋆ = 0): ∇L = p³, ∇²L = 3p², counting calls; ``noise`` widens every excess
+    by ±noise (an excess the working precision does not resolve), ``bad`` makes it NaN/±∞ at the GD image."""
+
+    def __init__(self, noise=0, bad=None):
+        self.noise, self.bad, self.calls = noise, bad, {"grad": 0, "excess": 0, "hessian": 0}
+
+    def excess(self, p):
+        self.calls["excess"] += 1
+        if self.bad is not None and self.calls["excess"] > 1:
+            return arb(self.bad) if self.bad == "nan" else arb(0, "inf")
+        return p[0] ** 4 / 4 + (arb(0, self.noise) if self.noise else 0)
+
+    def grad(self, p):
+        self.calls["grad"] += 1
+        return [p[0] ** 3]
+
+    def hessian(self, p):
+        self.calls["hessian"] += 1
+        return arb_mat([[3 * p[0] * p[0]]])
+
+
+# p = 1/2, η = 1: g = 1/8, p⁺ = 3/8, drop = ((1/2)⁴ − (3/8)⁴)/4 = 175/16384, (η/2)g² = 1/128: ρ = 175/128 exactly;
+# the mean-value form 2 − η·3ξ² over ξ ∈ [3/8, 1/2] (ball 7/16 ± 1/16, ξ·ξ ⊂ [34, 64]/256) lies in [5/4, 1.602].
+_P, _ETA, _RHO = [arb(1) / 2], arb(1), arb(175) / 128
+
+
+def test_descent_ratio_quartic_difference_is_tighter():
+    """Exact excess: the difference ρ = 175/128 is tight (how = "difference", radius ≈ 0), p⁺ = 3/8, ‖g‖² = 1/64."""
+    r = sm.descent_ratio(_Quartic(), _P, _ETA)
+    assert r.how == "difference" and r.rho.contains(_RHO) and r.rho.rad() < 1e-20
+    assert r.p_next == [arb(3) / 8] and r.g2 == arb(1) / 64
+
+
+def test_descent_ratio_quartic_mean_value_is_tighter():
+    """Excess known only to ±1/256: the difference gives 175/128 ± 1, the mean-value form over the segment
+    [3/8, 1/2] gives ⊂ [5/4, 1.61]: how = "mean value", ρ is that enclosure (it contains 175/128)."""
+    r = sm.descent_ratio(_Quartic(noise=1 / 256), _P, _ETA)
+    assert r.how == "mean value" and r.rho.contains(_RHO)
+    assert r.rho.lower() >= 1.2499 and r.rho.upper() <= 1.61
+
+
+def test_descent_ratio_falls_back_on_mean_value_when_the_drop_is_not_finite():
+    """An excess that is ±∞ or NaN at p⁺: ρ is the mean-value enclosure alone (⊂ [5/4, 1.61], contains 175/128)."""
+    for bad in ("inf", "nan"):
+        r = sm.descent_ratio(_Quartic(bad=bad), _P, _ETA)
+        assert r.how == "mean value" and r.rho.is_finite() and r.rho.contains(_RHO), bad
+        assert r.rho.lower() >= 1.2499 and r.rho.upper() <= 1.61, bad
+
+
+def test_descent_ratio_uses_the_given_gradient_and_excess():
+    """With g and L(p) − L⋆ supplied, the model's gradient is never evaluated and its excess only once (at p⁺)."""
+    m = _Quartic()
+    r = sm.descent_ratio(m, _P, _ETA, g=[arb(1) / 8], ex=arb(1) / 64)
+    assert m.calls["grad"] == 0 and m.calls["excess"] == 1 and r.rho.contains(_RHO)
+
+
+def test_descent_ratio_tie_reports_the_difference():
+    """Quadratic a = 2, p = (1, 1), η = 1/4: both enclosures are exactly 3/2 (radius 0); the mean-value form is
+    reported only when strictly tighter, so how = "difference"."""
+    r = sm.descent_ratio(_Quadratic(2), [arb(1), arb(1)], arb(1) / 4)
+    assert r.rho == arb(3) / 2 and r.how == "difference"
+
+
+# ----- the float64 search on a case with a closed-form maximiser ---------------------------------------------------
+def _one_key_gap(dk, v):
+    """n = 1, T = 2, d = 1: tokens x = (dk, 0), keys = tokens, v = (v): L(p) = −γᵀS(Kp) for the correlation loss, with
+    γ = (v·dk, 0); ‖∇²L(p)‖ = |v|·dk³·|σ''(dk·p)|·… — maximal where σ''(dk·p) is, dk·p = ±ln(2 + √3)."""
+    return Dataset.make(X=[[[dk], [0]]], Y=[1], v=[v], name="gap")
+
+
+def _argmax_sigma2():
+    import mpmath
+
+    mpmath.mp.dps = 30
+    return float(mpmath.log(2 + mpmath.sqrt(3)))   # σ'' = σ(1−σ)(1−2σ) is extremal at σ = (1 ± 1/√3)/2
+
+
+def test_search_finds_the_closed_form_maximiser():
+    """v = 10⁻⁶ (a flat objective, ‖∇²L‖ ≲ 10⁻⁷: only the simplex-size tolerance xatol = 10⁻¹⁰ can pin the point) —
+    from p = 1 the search ends at ln(2 + √3) (dk = 1) and at ln(2 + √3)/2 (dk = 2, from p = 1/2) to 10⁻⁶; the points
+    are exact rationals; distinct datasets are distinct searches."""
+    target = _argmax_sigma2()
+    (p1,) = sm.hessian_local_maxima(_one_key_gap(1, F(1, 10**6)), "correlation", [(1,)])
+    assert isinstance(p1[0], F) and abs(float(p1[0]) - target) < 1e-6
+    (p2,) = sm.hessian_local_maxima(_one_key_gap(2, F(1, 10**6)), "correlation", [(F(1, 2),)])
+    assert abs(float(p2[0]) - target / 2) < 1e-6
+
+
+def test_search_respects_maxiter():
+    """Three Nelder–Mead iterations from p = 1/2 (initial simplex width 1/40) cannot travel to ln(2 + √3) ≈ 1.317."""
+    (p,) = sm.hessian_local_maxima(_one_key_gap(1, F(1, 10**6)), "correlation", [(F(1, 2),)], maxiter=3)
+    assert abs(float(p[0]) - _argmax_sigma2()) > 0.1
+
+
+def test_search_is_silent_in_saturation():
+    """Scores of 1000 saturate the logistic loss (e^1000 overflows float64): the search ignores the overflow (no
+    warning even when warnings are errors) and still returns one finite point."""
+    import warnings
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        pts = sm.hessian_local_maxima(_one_key_gap(1000, 1), "logistic", [(10,)], maxiter=5)
+    assert len(pts) == 1 and all(isinstance(x, F) for x in pts[0])
+
+
+def test_hessian_norm_f64_in_saturation():
+    """Logits (400, 0): the softmax is e₁ up to e⁻⁴⁰⁰, so ‖∇²L‖ ≈ |Δγ|·|σ''(400)| ≈ e⁻⁴⁰⁰ — finite and tiny (a softmax
+    not shifted by max(a) would overflow to NaN)."""
+    K = np.array([[[1.0], [0.0]]])
+    G = np.array([[1.0, 0.0]])
+    with np.errstate(all="ignore"):
+        h = sm._hessian_norm_f64(K, G, "correlation", np.array([400.0]))
+    assert np.isfinite(h) and 0 <= h < 1e-150
