@@ -741,10 +741,16 @@ def test_lmm_geometry_infeasible_flags_are_false_and_the_reason_names_the_certif
         assert g.feasible is False and g.locally_optimal is False
 
 
-def test_locally_optimal_geometries_limit_is_t_to_the_n():
-    """Two inputs, T = 3: T^n = 9 selections; limit 8 → None (T·n = 6 would not exceed it), limit 9 enumerates."""
+def test_lmm_enumeration_limit_is_t_to_the_n():
+    """Two inputs, T = 3: T^n = 9 selections; limit 8 → None (T·n = 6 would not exceed it). Kept fast: mutmut runs the
+    fastest tests first, and this one must come before the n = 7 test (3^7 selections would be enumerated)."""
     assert C.locally_optimal_geometries(_two_inputs(), limit=8) is None
-    assert C.locally_optimal_geometries(_two_inputs(), limit=9) is not None
+
+
+def test_locally_optimal_geometries_cached_per_dataset():
+    """The cache is keyed by the dataset: Fig. 1(b) has the LMMs α = 0, 1; Fig. 1(a), asked next, only its GMM α = 0."""
+    assert [g.alpha for g in C.locally_optimal_geometries(mmts_fig1b())] == [(0,), (1,)]
+    assert [g.alpha for g in C.locally_optimal_geometries(mmts_fig1a())] == [(0,)]
 
 
 def _ray_geometry(alpha, row, gmm=False):

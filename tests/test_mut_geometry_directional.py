@@ -361,3 +361,13 @@ def test_general_position_dataset_skips_tied_scores_and_gives_up_after_tries(mon
     with pytest.raises(RuntimeError, match="no general-position draw"):
         DR.general_position_dataset(n=1, T=2, d=1, seed=0)
     assert len(calls) == 50  # seed 0 draws no tied scores in 51 tries: every try reaches general_position
+
+
+def test_candidate_directions_default_limit_is_64(monkeypatch):
+    """n = 1, T = 65 (ℝ¹ keys 0..64): T^n = 65 > 64 → [] without building any geometry (fake: records calls)."""
+    import verify.geometry.cones as C
+
+    seen = []
+    monkeypatch.setattr(C, "lmm_geometry", lambda *a: seen.append(a))
+    data = _data([[(k,) for k in range(65)]], [list(range(65))])
+    assert DR.candidate_directions(data) == [] and seen == []

@@ -423,6 +423,11 @@ def test_boundary_point_step_is_a_short_rational():
     t = W[1]
     assert t.denominator <= 10**21
     assert t * t <= F(7, 9) and t * t >= F(7, 9) * (1 - F(4, 10**9))
+    # inside float64's range the float start is kept: float √ (relative error ≤ 2⁻⁵³) and a 10¹²-denominator
+    # rational close to it, so t/((1 − 10⁻⁹)√(7/9)) − 1 is ~10⁻¹⁶ (the exact root below would be ~10⁻¹⁴ off)
+    with mpmath.workdps(40):
+        ratio = mpmath.mpf(t.numerator) / t.denominator / ((1 - mpmath.mpf(10) ** -9) * mpmath.sqrt(mpmath.mpf(7) / 9))
+        assert abs(ratio - 1) < mpmath.mpf(10) ** -15
 
 
 def test_boundary_point_beyond_float64():
@@ -443,6 +448,7 @@ def test_boundary_point_beyond_float64():
 def test_root_below():
     """r ≤ √q, within a relative 10⁻¹²: exact squares give the root (4/9 → 2/3), 2 → just below √2; q = 0 → 0."""
     assert LC._root_below(F(4, 9)) == F(2, 3)
+    assert LC._root_below(F(2)) == F(1414213562373, 10**12)   # √2 = 1.414213562373095…, cut at 12 decimals (S = 10¹²)
     r = LC._root_below(F(2))
     assert r * r <= 2 and r * r >= 2 * (1 - F(2, 10**12))
     r = LC._root_below(F(7, 10**30))
