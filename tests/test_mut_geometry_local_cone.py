@@ -448,7 +448,7 @@ def test_boundary_point_beyond_float64():
 def test_root_below():
     """r ≤ √q, within a relative 10⁻¹²: exact squares give the root (4/9 → 2/3), 2 → just below √2; q = 0 → 0."""
     assert LC._root_below(F(4, 9)) == F(2, 3)
-    assert LC._root_below(F(2)) == F(1414213562373, 10**12)   # √2 = 1.414213562373095…, cut at 12 decimals (S = 10¹²)
+    assert LC._root_below(F(3)) == F(1732050807568, 10**12)   # √3 = 1.7320508075688…, cut at 12 decimals (S = 10¹²)
     r = LC._root_below(F(2))
     assert r * r <= 2 and r * r >= 2 * (1 - F(2, 10**12))
     r = LC._root_below(F(7, 10**30))
