@@ -493,3 +493,14 @@ def test_lmm_selections_detail_names_the_bad_reasons_only():
     ok, detail, cones = LC.lmm_selections(data, alphas=[(2,), (1,)])
     assert ok is False and detail == f"α = (3): {cones[0].reason}"
     assert cones[0].reason.startswith("sequence 0: neighbour token")
+
+
+def test_boundary_point_keeps_a_float_start_that_lands_exactly_on_the_boundary():
+    """w = ((4/3)·10⁻¹²·(1 − 10⁻⁹), 0), U = (0, 1), μ = 1/5: bound = ‖w‖²·(25/16 − 1) = (10⁻¹²(1 − 10⁻⁹))².
+    The rational with denominator ≤ 10¹² nearest √bound = 0.999999999·10⁻¹² is 1/10¹² (the next ones, 0 and
+    1/(10¹² − 1), are farther), so t = 10⁻¹²(1 − 10⁻⁹) = √bound exactly: t² = bound is not an overshoot, the point is
+    kept — on the boundary (corr = 4/5 = 1 − μ, slack 0)."""
+    a = F(4, 3) * F(1, 10**12) * (1 - LC.SHRINK)
+    W = LC.boundary_point((a, 0), (0, 1), F(1, 5))
+    assert W == (a, F(1, 10**12) * (1 - LC.SHRINK))
+    assert LC.cone_slack(W, (a, 0), F(1, 5)) == 0
