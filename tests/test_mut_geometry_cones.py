@@ -664,3 +664,321 @@ def test_radius_scale():
     x = C.radius_scale(F(10) ** -300)
     assert x == F(10) ** -150
     assert math.isclose(float(C.radius_scale(F(1234567))), 1200)
+
+
+# ----- G5 additions (issue 21: the survivors of dev/mutation-survivors-geometry-G1.md) -------------------------
+def _spy_solve_svm(monkeypatch):
+    """Record every solve_svm(data, kind, select, dps, check_unique=...) call of lmm_geometry and delegate to the
+    real solver (the results stay real; the calls show which precision and options were passed)."""
+    import verify.svm as svm
+
+    real, calls = svm.solve_svm, []
+
+    def spy(data, kind, select, *args, **kwargs):
+        calls.append((kind, tuple(select) if not isinstance(select, str) else select, args, kwargs))
+        return real(data, kind, select, *args, **kwargs)
+
+    monkeypatch.setattr(svm, "solve_svm", spy)
+    return calls
+
+
+def test_lmm_geometry_passes_its_precision_and_skips_the_uniqueness_check(monkeypatch):
+    """lmm_geometry(data, α, dps) solves ATT-SVM(α) in p at that dps (default 40) without the uniqueness check (the
+    p-SVM is strictly convex); choose_alpha and locally_optimal_geometries pass their dps through (default 40)."""
+    calls = _spy_solve_svm(monkeypatch)
+
+    def run(f, *args):
+        C._GEOMETRY_CACHE.clear()
+        C._LMM_CACHE.clear()
+        calls.clear()
+        f(*args)
+        return list(calls)
+
+    assert run(C.lmm_geometry, mmts_fig1b(), (1,), 17) == [("p", (1,), (17,), {"check_unique": False})]
+    assert run(C.lmm_geometry, mmts_fig1b(), (1,)) == [("p", (1,), (40,), {"check_unique": False})]
+    got = run(C.locally_optimal_geometries, mmts_fig1b(), 23)
+    assert [c[2] for c in got] == [(23,)] * 3 and [c[1] for c in got] == [(0,), (1,), (2,)]
+    assert [c[2] for c in run(C.locally_optimal_geometries, mmts_fig1b())] == [(40,)] * 3
+    assert [c[2] for c in run(C.choose_alpha, mmts_fig1b(), 19)] == [(19,)] * 3
+    assert [c[2] for c in run(C.choose_alpha, mmts_fig1b())] == [(40,)] * 3
+    # beyond the enumeration limit: α = opt alone, at the given dps
+    assert run(C.choose_alpha, _many(False), 21) == [("p", (0,) * 7, (21,), {"check_unique": False})]
+    assert [c[2] for c in run(C.choose_alpha, _many(False))] == [(40,)]
+
+
+def test_lmm_geometry_keeps_the_svm_result():
+    """The feasible geometry carries its SVM result: status optimal, solution p^mm = e1 (Fig. 1(b), α = 1)."""
+    g = _fig1b()
+    assert g.svm is not None and g.svm.status == "optimal"
+    assert tuple(F(x) for x in g.svm.solution) == (1, 0, 0)
+
+
+def test_lmm_geometry_validation_is_its_own():
+    """α of the wrong length or with a token outside [0, T) is refused by lmm_geometry itself (its message names
+    n and T), before any SVM is built: (1, 1) for n = 1 and (3,) for T = 3."""
+    for bad in ((1, 1), (3,), (-1,), ()):
+        with pytest.raises(UsageError, match=r"does not fit n = 1, T = 3"):
+            C.lmm_geometry(mmts_fig1b(), bad)
+
+
+def test_lmm_geometry_infeasible_flags_are_false_and_the_reason_names_the_certificate(monkeypatch):
+    """Identical keys: (k0 − k1)ᵀp = 0 ≥ 1 is impossible; its Farkas certificate (y = 1) is exact, so the reason says
+    "verified exactly"; a certificate that did not pass, or none, leaves the plain ")"; feasible and locally_optimal
+    are False (not merely falsy)."""
+    data = Dataset.make(X=[[[1, 0, 1], [1, 0, 0]]], Y=[1], v=[0, 0, 1], K=[[[1, 0, 0], [1, 0, 0]]], name="dup-r")
+    g = C.lmm_geometry(data, (0,))
+    assert g.feasible is False and g.locally_optimal is False
+    assert g.reason == "ATT-SVM(α) is infeasible (Farkas certificate verified exactly)"
+    import types
+
+    import verify.svm as svm
+    for farkas in (None, types.SimpleNamespace(passed=False)):
+        C._GEOMETRY_CACHE.clear()
+        monkeypatch.setattr(svm, "solve_svm", lambda *a, farkas=farkas, **k: types.SimpleNamespace(
+            status="infeasible", farkas=farkas, solution=None))
+        g = C.lmm_geometry(data, (0,))
+        assert g.reason == "ATT-SVM(α) is infeasible (Farkas certificate)"
+        assert g.feasible is False and g.locally_optimal is False
+
+
+def test_lmm_enumeration_limit_is_t_to_the_n():
+    """Two inputs, T = 3: T^n = 9 selections; limit 8 → None (T·n = 6 would not exceed it). Kept fast: mutmut runs the
+    fastest tests first, and this one must come before the n = 7 test (3^7 selections would be enumerated)."""
+    assert C.locally_optimal_geometries(_two_inputs(), limit=8) is None
+
+
+def test_locally_optimal_geometries_cached_per_dataset():
+    """The cache is keyed by the dataset: Fig. 1(b) has the LMMs α = 0, 1; Fig. 1(a), asked next, only its GMM α = 0."""
+    assert [g.alpha for g in C.locally_optimal_geometries(mmts_fig1b())] == [(0,), (1,)]
+    assert [g.alpha for g in C.locally_optimal_geometries(mmts_fig1a())] == [(0,)]
+
+
+def _ray_geometry(alpha, row, gmm=False):
+    """One input, p = e1, a single neighbour row ``row`` and no non-neighbour: μ₀ = min(½, ½/‖row‖²)."""
+    g = _manual_geometry({(0, 1): row}, {(0, 1): row[0]}, {0: [1]}, {0: []}, ((1, 0, 0),), alpha, (F(1), F(0)))
+    g.is_gmm = gmm
+    return g
+
+
+def test_choose_alpha_takes_the_widest_non_global_and_the_smallest_alpha_on_a_tie(monkeypatch):
+    """Stand-in LMM list [B (μ₀ 1/32), C (1/8), GMM (½), A (1/8)] (μ₀ = ½/‖row‖² for rows (4,0), (2,0), (1,0),
+    (2,0)): the GMM is skipped, A and C tie at 1/8 and the smaller α = (0,) wins; the note lists every LMM."""
+    A, B, Cg = _ray_geometry((0,), (F(2), F(0))), _ray_geometry((1,), (F(4), F(0))), _ray_geometry((2,), (F(2), F(0)))
+    G = _ray_geometry((3,), (F(1), F(0)), gmm=True)
+    assert [C.mu0(h) for h in (A, B, Cg, G)] == [F(1, 8), F(1, 32), F(1, 8), F(1, 2)]
+    monkeypatch.setattr(C, "locally_optimal_geometries", lambda data, dps: [B, Cg, G, A])
+    g, note = C.choose_alpha(mmts_fig1b())
+    assert g is A
+    assert note.endswith("among the locally-optimal selections [[1]; [2]; [3] (GMM); [0]]")
+    monkeypatch.setattr(C, "locally_optimal_geometries", lambda data, dps: [B, G])
+    assert C.choose_alpha(mmts_fig1b())[0] is B
+
+
+def test_choose_alpha_note_lists_the_lmms_of_fig1b():
+    """Fig. 1(b): the locally-optimal selections are α = 0 (the GMM) and α = 1."""
+    _, note = C.choose_alpha(mmts_fig1b())
+    assert note.endswith("[[0] (GMM); [1]]")
+
+
+def test_pairs_within_only_skips_cross_pairs_but_keeps_later_ones():
+    """Neighbour (1,1); non-neighbours (0,1) (another input: skipped) then (1,2) (same input: kept)."""
+    e1 = (F(1), F(0))
+    rows = {(0, 1): (F(2), F(0)), (1, 1): (F(1), F(0)), (1, 2): (F(3), F(1))}
+    g = _manual_geometry(rows, {k: v[0] for k, v in rows.items()}, {0: [], 1: [1]}, {0: [1], 1: [2]},
+                         ((1, 0), (1, 0, 0)), (0, 0), e1)
+    assert [(a, b) for a, b, _, _ in C._pairs(g, within_only=True)] == [((1, 1), (1, 2))]
+    assert [(a, b) for a, b, _, _ in C._pairs(g)] == [((1, 1), (0, 1)), ((1, 1), (1, 2))]
+
+
+def _tilted_geometry():
+    """p = e1 in 3-D; neighbour (0,1) row (1,1,0); non-neighbours (0,2) row (2,0,1) with score γ_α (tied: not
+    higher), (0,3) row (3,2,1) with a higher score, (0,4) row (5,0,2) with a lower score.
+    Rows ⊥ e1: (0,1,0), (0,0,1), (0,2,1), (0,0,2) → basis [(0,1,0), (0,0,1)], no null vector (D = 3 is spanned).
+    Directions: ±basis; the higher pair w = (1,1,0) − (3,2,1) = (−2,−1,−1) → ⊥ (0,−1,−1); −rows ⊥: (0,−1,0) and
+    (0,0,−1) (duplicates of −b), (0,−2,−1) (new), (0,0,−2) (the ray of (0,0,−1): dropped)."""
+    rows = {(0, 1): (F(1), F(1), F(0)), (0, 2): (F(2), F(0), F(1)), (0, 3): (F(3), F(2), F(1)),
+            (0, 4): (F(5), F(0), F(2))}
+    return _manual_geometry(rows, {k: v[0] for k, v in rows.items()}, {0: [1]}, {0: [2, 3, 4]},
+                            ((1, 0, 1, 2, 0),), (0,), (F(1), F(0), F(0)))
+
+
+def test_cone_directions_higher_pairs_negated_rows_and_positive_scale_dedup():
+    g = _tilted_geometry()
+    assert [(a, b) for a, b, _, _ in C._pairs(g, higher_only=True)] == [((0, 1), (0, 3))]
+    assert C._orthogonal_basis(g) == ([(0, 1, 0), (0, 0, 1)], None)
+    assert C.cone_directions(g, random_count=0) == [(0, 1, 0), (0, -1, 0), (0, 0, 1), (0, 0, -1), (0, -1, -1),
+                                                    (0, -2, -1)]
+
+
+def test_orthogonal_basis_null_vector_is_the_first_unit_vector_outside_the_span():
+    """Rows along p = e1 only: no basis ⊥ p, and the first unit vector not in span(e1) is e2 (projected: itself)."""
+    g = _manual_geometry({(0, 1): (F(1), F(0), F(0))}, {(0, 1): F(1)}, {0: [1]}, {0: []}, ((1, 0),), (0,),
+                         (F(1), F(0), F(0)))
+    assert C._orthogonal_basis(g) == ([], (0, 1, 0))
+    assert C.cone_directions(g) == [(0, 1, 0)]
+
+
+def test_cone_directions_random_coefficients_are_randint_minus9_9_over_7():
+    """Seed 5 on the full 3-D keys: the two random directions are Σ_k c_k b_k with c_k = randint(−9, 9)/7 from
+    random.Random(5) (re-derived here with the same generator)."""
+    import random
+
+    g = C.lmm_geometry(_full_3d(), (0,))
+    basis, null = C._orthogonal_basis(g)
+    rng = random.Random(5)
+    expected = []
+    for _ in range(2):
+        coef = [F(rng.randint(-9, 9), 7) for _ in basis]
+        expected.append(tuple(sum((c * b[k] for c, b in zip(coef, basis)), F(0)) for k in range(4)))
+    got = C.cone_directions(g, random_count=2, seed=5)
+    assert got[-3:-1] == expected and got[-1] == null
+
+
+def test_mu0_skips_a_zero_w_and_keeps_scanning():
+    """Neighbour row (1,0); non-neighbours (0,2) with the same row (w = 0: skipped) and (0,3) row (3/2, 1), δ = 1/2:
+    w = (−1/2, −1), ‖w‖² = 5/4 → ½·(1/4)/(5/4) = 1/10 < selection width ½/(13/4) = 2/13."""
+    rows = {(0, 1): (F(1), F(0)), (0, 2): (F(1), F(0)), (0, 3): (F(3, 2), F(1))}
+    g = _manual_geometry(rows, {(0, 1): F(1), (0, 2): F(1), (0, 3): F(3, 2)}, {0: [1]}, {0: [2, 3]},
+                         ((1, 0, 0, 0),), (0,), (F(1), F(0)))
+    assert C.selection_width(g) == F(2, 13)
+    assert C.mu0(g) == F(1, 10)
+
+
+def test_critical_width_skip_rules_keep_scanning():
+    """Pairs: (0,2) has w = 0 (skipped), then (0,3) with s² = 1/17 → μ* = 1 − √(16/17) (pair loop continues past a
+    zero w). Rows: (0,1) = 0 (skipped), (0,2) ∥ p (cos² = 1, skipped), then (0,4) (1,1): cos² = 1/2 — the row loop
+    continues past both (without the pairs: 1 − √(1/2))."""
+    e1 = (F(1), F(0))
+    rows = {(0, 1): (F(1), F(0)), (0, 2): (F(1), F(0)), (0, 3): (F(2), F(4))}
+    g = _manual_geometry(rows, {k: v[0] for k, v in rows.items()}, {0: [1]}, {0: [2, 3]}, ((1, 0, 2, 2),), (0,), e1)
+    with working_precision(PREC):
+        m, what = C.critical_width(g)
+        assert _near(m, 1 - A(F(16, 17)).sqrt()) and "(0,3)" in what
+        rows2 = {(0, 1): (F(0), F(0)), (0, 2): (F(2), F(0)), (0, 4): (F(1), F(1))}
+        g2 = _manual_geometry(rows2, {(0, 1): F(0), (0, 2): F(2), (0, 4): F(1)}, {0: [1]}, {0: [2, 4]},
+                              ((1, 0, 0, 0, 0),), (0,), e1)
+        m2, what2 = C.critical_width(g2)
+        assert _near(m2, 1 - A(F(1, 2)).sqrt()) and "token 4" in what2
+
+
+def test_critical_width_pair_with_s2_exactly_one_is_skipped():
+    """Neighbour row (1,0), higher-score non-neighbour row (2,0): δ = 1, w = (−1,0), s² = 1 (sin φ = 1: the tie is
+    never reached inside the open half-space) → skipped; both rows ∥ p (cos² = 1) → no bound at all."""
+    rows = {(0, 1): (F(1), F(0)), (0, 2): (F(2), F(0))}
+    g = _manual_geometry(rows, {(0, 1): F(1), (0, 2): F(2)}, {0: [1]}, {0: [2]}, ((1, 0, 2),), (0,), (F(1), F(0)))
+    assert C.critical_width(g) == (None, "")
+
+
+def test_critical_width_first_pair_kept_on_a_tie():
+    """Two higher non-neighbours with the same row (3/2, 1) (δ = 1/2, w = (−1/2, −1), s² = 1/5): the first, (0,2),
+    is named; μ* = 1 − √(4/5)."""
+    rows = {(0, 1): (F(1), F(0)), (0, 2): (F(3, 2), F(1)), (0, 3): (F(3, 2), F(1))}
+    g = _manual_geometry(rows, {k: v[0] for k, v in rows.items()}, {0: [1]}, {0: [2, 3]}, ((1, 0, 2, 2),), (0,),
+                         (F(1), F(0)))
+    with working_precision(PREC):
+        m, what = C.critical_width(g)
+        assert _near(m, 1 - A(F(4, 5)).sqrt())
+        assert what.startswith("non-neighbour (0,2)")
+
+
+def test_dense_directions_default_uses_three_basis_vectors():
+    """p = e1 in 5-D with rows e1 + e_k (k = 2..5): the basis ⊥ p has 4 vectors; by default the first 3 are used:
+    3 pairs × 36 points; max_basis = 4: 6 pairs."""
+    rows = {(0, k): tuple(F(1 if j in (0, k) else 0) for j in range(5)) for k in range(1, 5)}
+    g = _manual_geometry(rows, {k: F(1) for k in rows}, {0: [1, 2, 3, 4]}, {0: []}, ((1, 0, 0, 0, 0),), (0,),
+                         tuple(F(1 if j == 0 else 0) for j in range(5)))
+    assert len(C._orthogonal_basis(g)[0]) == 4
+    with working_precision(PREC):
+        assert len(C.dense_directions(g)) == 3 * 36
+        assert len(C.dense_directions(g, max_basis=4)) == 6 * 36
+
+
+def test_first_order_witness_scans_at_mu_when_not_flat():
+    """Fig. 1(b) is not flat: the scan's points are at 1 − corr = μ, value (1 − (9/10)²)/2 (not the ray's level 0,
+    (1 − 9/10)/2)."""
+    g = _fig1b()
+    with working_precision(PREC):
+        _, scan, _ = C.first_order_witness(_FakeModel([A(1), A(0), A(0)], r0=0), g, F(1, 10), [2])
+        for v, _ in scan[0]["values"]:
+            assert _near(v, (1 - A("0.81")) / 2)
+
+
+class _TwoInputModel:
+    """Two inputs: grad = −c·e1 (constant), mass_off = [1/2, 3/2] (mean (1/2 + 3/2)/2 = 1); records the points."""
+
+    def __init__(self, c=1):
+        self.c, self.points = c, []
+
+    def states(self, p):
+        return "st"
+
+    def grad(self, p, st):
+        return [-self.c * A(1), A(0)]
+
+    def mass_off(self, p, alpha, st):
+        assert alpha == (0, 0) and len(p) == 2
+        self.points.append(p)
+        return [A("0.5"), A("1.5")]
+
+
+def test_boundary_scan_two_inputs_and_a_long_p_mm():
+    """p^mm = (2, 0) (‖p^mm‖ = 2, p̄ = e1), n = 2, μ = 1/10, u = e2: the point r((9/10)e1 + √(19/100) e2), the inward
+    value ⟨e1, e1 − (9/10)p̂⟩/mean = (1 − 81/100)/1; a zero gradient gives exactly 0, which is not > 0 (ok False)."""
+    g = _manual_geometry({(0, 1): (F(1, 2), F(0)), (1, 1): (F(1, 2), F(0))}, {(0, 1): F(1), (1, 1): F(1)},
+                         {0: [1], 1: [1]}, {0: [], 1: []}, ((1, 0), (1, 0)), (0, 0), (F(2), F(0)))
+    with working_precision(PREC):
+        model = _TwoInputModel()
+        scan = C.boundary_scan(model, g, F(1, 10), [3], [[A(0), A(1)]])
+        assert scan[0]["ok"] is True
+        assert _near(scan[0]["values"][0][0], 1 - A("0.81"))
+        p = model.points[0]
+        assert _near(p[0], 3 * A("0.9")) and _near(p[1], 3 * A(F(19, 100)).sqrt())
+        zero = C.boundary_scan(_TwoInputModel(c=0), g, F(1, 10), [3], [[A(0), A(1)]])
+        assert zero[0]["values"][0][0] == 0 and zero[0]["ok"] is False
+
+
+def test_cap_extremes_zero_and_ball_w():
+    """w = 0 exactly: ⟨0, q⟩ = 0 for every q, so (0, 0) exactly. w = (y, 0) with y ∈ [−10⁻¹⁰, 10⁻¹⁰]: the min over
+    the cap reaches −10⁻¹⁰ (y = −10⁻¹⁰, q = p̄) and the max +10⁻¹⁰, so the enclosures reach them."""
+    pb = [A(1), A(0)]
+    with working_precision(PREC):
+        lo, hi = C.cap_extremes([A(0), A(0)], pb, F(1, 10))
+        assert lo == 0 and hi == 0
+        lo, hi = C.cap_extremes([arb(0, 1e-10), A(0)], pb, F(1, 10))
+        assert lo.lower() <= -A("1e-10") and hi.upper() >= A("1e-10")
+
+
+def test_cap_extremes_short_w_inside_the_cap():
+    """w = p̄/8 (‖w‖ = 1/8 < 1 − μ): the max is ‖w‖ = 1/8 at q = p̄, the min (9/10)/8 on the cap's edge."""
+    with working_precision(PREC):
+        lo, hi = C.cap_extremes([A(F(1, 8)), A(0)], [A(1), A(0)], F(1, 10))
+        assert _near(hi, F(1, 8)) and _near(lo, F(9, 80))
+
+
+def test_leading_term_exact_tie_and_a_small_positive_coefficient():
+    """Rows (1,0) and (0,1), q = (1/2, 1/2): both margins are exactly 1/2 → not separated (None). Fig. 1(b) with
+    v = e1/8: coefficient (41/10)(9/10)(1/8) = 369/800 ∈ (0, 1) → sign +1."""
+    rows = {(0, 1): (F(1), F(0)), (0, 2): (F(0), F(1))}
+    g = _manual_geometry(rows, {(0, 1): F(1), (0, 2): F(1)}, {0: [1, 2]}, {0: []}, ((1, 0, 0),), (0,), (F(1), F(1)))
+    with working_precision(PREC):
+        s, detail, coef = C.leading_term(g, [A("0.5"), A("0.5")], [A(1), A(0)], _Loss())
+        assert s is None and coef is None and "not separated" in detail
+        s, _, coef = C.leading_term(_fig1b(), [A(1), A(0), A(0)], [A(F(1, 8)), A(0), A(0)], _Loss())
+        assert s == 1 and _near(coef, F(369, 800))
+
+
+def test_radius_scale_float_edges_and_exact_roots():
+    """Rounded up to two significant digits, exactly beyond float64's range:
+    * Fraction(1e300) > 10³⁰⁰ (checked) → √ > 10¹⁵⁰ → 1.1·10¹⁵⁰; Fraction(1e−300) > 10⁻³⁰⁰ → 1.1·10⁻¹⁵⁰ (the
+      float64 path would give 10¹⁵⁰ and 10⁻¹⁵⁰: the bounds 1e±300 themselves take the exact path);
+    * (1.5·10²⁰⁰)² + 1 is not a square: √ > 1.5·10²⁰⁰ → 1.6·10²⁰⁰; 10⁴⁰⁰/2 has a square numerator only:
+      √ = 10²⁰⁰/√2 = 7.07…·10¹⁹⁹ → 7.1·10¹⁹⁹.
+    * In float64's range the mantissa x/10^e is rounded up with a 10⁻¹² allowance (float √ of an exact square may
+      come out a few ulps high): 81/100 + 10⁻¹⁵ has √ = 0.9 + 5.6·10⁻¹⁶, mantissa 90 + 5.6·10⁻¹⁴ → 0.9."""
+    assert F(1e300) > F(10) ** 300 and F(1e-300) > F(10) ** -300
+    assert C.radius_scale(F(1e300)) == 11 * F(10) ** 149
+    assert C.radius_scale(F(1e-300)) == 11 * F(10) ** -151
+    assert C.radius_scale(F(15 * 10 ** 199) ** 2 + 1) == 16 * F(10) ** 199
+    assert C.radius_scale(F(10) ** 400 / 2) == 71 * F(10) ** 198
+    assert C.radius_scale(F(81, 100) + F(1, 10 ** 15)) == F(9, 10)
+    assert C.radius_scale(F(121, 100) + F(1, 10 ** 15)) == F(11, 10)

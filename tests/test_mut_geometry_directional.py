@@ -260,3 +260,114 @@ def test_short_and_dot():
     assert DR._short(F(123456789012345)) == "1.23457e+14"
     assert DR._dot((1, F(1, 2)), (2, 4)) == 4
     assert isinstance(arb(1), arb)
+
+
+# ----- G5 additions (issue 21: the survivors of dev/mutation-survivors-geometry-G3.md) -------------------------
+def test_describe_exact_text():
+    """PLANE, q = (2, 1): σ = [0], Θ_q = 1/√5 = 0.447214, N = [(0,1)] (γ 1 vs 3), next margin 2/√5 = 0.894427;
+    q = (1, 0): Θ_q = 1, two neighbours, no next margin; q = (1, 1): the tie."""
+    assert DR.directional(PLANE, (2, 1)).describe() == (
+        "q ∝ (2, 1): σ = [0], Θ_q = 0.447214, N(q) = [(0,1) γ 1 vs 3], next margin 0.894427")
+    assert DR.directional(PLANE, (1, 0)).describe() == (
+        "q ∝ (1, 0): σ = [0], Θ_q = 1, N(q) = [(0,1) γ 1 vs 3, (0,2) γ 2 vs 3]")
+    assert DR.directional(PLANE, (1, 1)).describe() == "q ∝ (1, 1): selected tokens tied [[0, 1]]"
+
+
+def test_stars_rows_are_selected_minus_other():
+    """ℝ¹ keys (0, 1, 3), n = 1: the one-row stars of σ = 0 are k₀ − k₁ = −1 and k₀ − k₂ = −3."""
+    stars = list(DR._stars(_data([[(0,), (1,), (3,)]], [[0, 1, 2]]), 1))
+    assert stars[:2] == [((0,), ((0, 1),), [(F(-1),)]), ((0,), ((0, 2),), [(F(-3),)])]
+
+
+def test_candidate_directions_passes_the_data_and_geometry_and_enumerates_pairs(monkeypatch):
+    """Fakes check that lmm_geometry gets the dataset and cone_directions the geometry; default dps 40; n = 2, T = 3:
+    the 9 pairs α in product order; T^n = 9 > limit 8 → [] (T·n = 6 would not exceed it)."""
+    import verify.geometry.cones as C
+
+    data = _data([[(0,), (1,), (2,)], [(0,), (1,), (2,)]], [[0, 1, 2], [0, 1, 2]])
+    seen, geoms = [], {}
+
+    def fake_geometry(d, alpha, dps):
+        assert d is data
+        seen.append((alpha, dps))
+        geoms[alpha] = SimpleNamespace(feasible=True, p_mm=(F(1),))
+        return geoms[alpha]
+
+    def fake_directions(g):
+        assert g in geoms.values()
+        return [(F(2),)]
+
+    monkeypatch.setattr(C, "lmm_geometry", fake_geometry)
+    monkeypatch.setattr(C, "cone_directions", fake_directions)
+    assert DR.candidate_directions(data, limit=8) == []
+    assert seen == []
+    out = DR.candidate_directions(data, limit=9)
+    assert [a for a, _ in seen] == [(i, j) for i in range(3) for j in range(3)]
+    assert {dps for _, dps in seen} == {40}
+    assert out[:2] == [("p^mm(α = [0, 0])", (F(1),)), ("p^mm(α = [0, 0]) tilted along u0", (F(1) + F(1, 8) * 2,))]
+
+
+def test_neighbour_sets_rows_equal_one_exactly_and_the_others_at_least_one():
+    """ℝ¹, σ = 0 (key 0), other keys −1, −1, −½: rows 1, 1, ½. S = {1, 2} forces q = 1 (rows = 1, not merely ≥ 1 or
+    ≤ 2), and then row ½·1 < 1: not realisable (Farkas). Keys 0, −1, −1, −1: S = {1, 2}, q = 1, the other row 1 ≥ 1
+    (not ≥ 2): realisable."""
+    sets = {(ns.sigma, ns.S): ns for ns in DR.neighbour_sets(_data([[(0,), (-1,), (-1,), ("-1/2",)]], [[0, 1, 2, 3]]))}
+    ns = sets[((0,), ((0, 1), (0, 2)))]
+    assert ns.realisable is False and ns.how.startswith("exact Farkas")
+    sets = {(ns.sigma, ns.S): ns for ns in DR.neighbour_sets(_data([[(0,), (-1,), (-1,), (-1,)]], [[0, 1, 2, 3]]))}
+    ns = sets[((0,), ((0, 1), (0, 2)))]
+    assert ns.realisable is True and ns.q == (F(1),)
+    ns = sets[((1,), ((0, 0), (0, 2)))]  # σ = 1: rows k₁ − k₀ = −1, k₁ − k₂ = 0: M q = 𝟙 unsolvable
+    assert ns.realisable is False and ns.how == "M q = 𝟙 has no solution (exact rank)"
+
+
+def test_neighbour_sets_over_two_inputs():
+    """n = 2, T = 2, ℝ¹ keys (0, 1) and (0, 2): σ ranges over the 4 pairs, pool = the other token of each input, the one
+    star S = pool (d + 1 = 2 rows). σ = (1, 1): rows 1 and 2 → M q = 𝟙 unsolvable; σ = (0, 0): −1, −2 likewise."""
+    sets = list(DR.neighbour_sets(_data([[(0,), (1,)], [(0,), (2,)]], [[0, 1], [0, 1]])))
+    assert [ns.sigma for ns in sets] == [(0, 0), (0, 1), (1, 0), (1, 1)]
+    assert all(ns.S == ((0, 1 - s0), (1, 1 - s1)) for ns, (s0, s1) in zip(sets, [(0, 0), (0, 1), (1, 0), (1, 1)]))
+    assert all(ns.realisable is False for ns in sets)
+
+
+@pytest.mark.parametrize("seed", [38, 8])
+def test_general_position_dataset_draw_ranges(monkeypatch, seed):
+    """Seeds whose first draw depends on the ranges: keys Fraction(randint(−40, 40), 13) (seed 38), scores
+    Fraction(randint(0, 60), 31) (seed 8), re-derived with the same generator (general_position faked True)."""
+    import random
+
+    monkeypatch.setattr(DR, "general_position", lambda data: (True, ""))
+    data = DR.general_position_dataset(n=1, T=2, d=1, seed=seed)
+    rng = random.Random(seed)
+    K = [[F(rng.randint(-40, 40), 13)] for _ in range(2)]
+    sc = [F(rng.randint(0, 60), 31) for _ in range(2)]
+    assert [list(k) for k in data.keys()[0]] == K and list(data.scores[0]) == sc
+
+
+def test_general_position_dataset_skips_tied_scores_and_gives_up_after_tries(monkeypatch):
+    """Seed 170: the first draw ties the two scores (skipped, the next draw is used); general_position never met:
+    after the default 50 tries, RuntimeError("no general-position draw"); met at the 51st call only: still an error."""
+    import random
+
+    monkeypatch.setattr(DR, "general_position", lambda data: (True, ""))
+    rng = random.Random(170)
+    first = ([F(rng.randint(-40, 40), 13) for _ in range(2)], [F(rng.randint(0, 60), 31) for _ in range(2)])
+    assert first[1][0] == first[1][1]
+    second = ([F(rng.randint(-40, 40), 13) for _ in range(2)], [F(rng.randint(0, 60), 31) for _ in range(2)])
+    data = DR.general_position_dataset(n=1, T=2, d=1, seed=170)
+    assert [k[0] for k in data.keys()[0]] == second[0] and list(data.scores[0]) == second[1]
+    calls = []
+    monkeypatch.setattr(DR, "general_position", lambda data: (calls.append(1) or len(calls) > 50, ""))
+    with pytest.raises(RuntimeError, match="no general-position draw"):
+        DR.general_position_dataset(n=1, T=2, d=1, seed=0)
+    assert len(calls) == 50  # seed 0 draws no tied scores in 51 tries: every try reaches general_position
+
+
+def test_candidate_directions_default_limit_is_64(monkeypatch):
+    """n = 1, T = 65 (ℝ¹ keys 0..64): T^n = 65 > 64 → [] without building any geometry (fake: records calls)."""
+    import verify.geometry.cones as C
+
+    seen = []
+    monkeypatch.setattr(C, "lmm_geometry", lambda *a: seen.append(a))
+    data = _data([[(k,) for k in range(65)]], [list(range(65))])
+    assert DR.candidate_directions(data) == [] and seen == []

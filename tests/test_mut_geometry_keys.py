@@ -122,3 +122,28 @@ def test_att_svm_opt():
     assert att_svm_opt(ds([[[2, 0], [0, 1]]]), 30, gap_scale=4).witness.p_hat == (F(1, 8), 0)
     o = att_svm_opt(ds([[[1, 0], [0, 1]]], K=[[[1], [1]]]), 30)
     assert o.result.status != "optimal" and o.pmm_margins is None and o.pmm_norm2 is None and o.witness is None
+
+
+def test_att_svm_opt_passes_its_precision_and_skips_the_uniqueness_check(monkeypatch):
+    """ATT-SVM(opt) in p at the given dps, uniqueness not checked (p's SVM is strictly convex): recorded, then solved."""
+    import verify.geometry.keys as keys
+
+    real, calls = keys.solve_svm, []
+
+    def spy(data, kind, select, *args, **kwargs):
+        calls.append((kind, select, args, kwargs))
+        return real(data, kind, select, *args, **kwargs)
+
+    monkeypatch.setattr(keys, "solve_svm", spy)
+    att_svm_opt(ds([[[2, 0], [0, 1]]]), 31)
+    assert calls == [("p", "opt", (31,), {"check_unique": False})]
+
+
+def test_att_svm_opt_without_a_certified_optimum_has_no_margins(monkeypatch):
+    """Status "unknown" with a (float) solution attached: p^mm is not known, so no margins are reported."""
+    from types import SimpleNamespace
+
+    import verify.geometry.keys as keys
+    monkeypatch.setattr(keys, "solve_svm", lambda *a, **k: SimpleNamespace(status="unknown", solution=(1, 0)))
+    o = att_svm_opt(ds([[[2, 0], [0, 1]]]), 30)
+    assert o.pmm_margins is None and o.pmm_norm2 is None

@@ -319,3 +319,188 @@ def test_other_directions_and_one_indexed():
 def test_sqrt_ball(x):
     """sqrt_ball(x) encloses √x."""
     assert abs(_mp(LC.sqrt_ball(x)) - mpmath.sqrt(mpmath.mpf(F(x).numerator) / F(x).denominator)) < TOL
+
+
+# ----- G5 additions (issue 21: the survivors of dev/mutation-survivors-geometry-G3.md) -------------------------
+def _spy_local_optimality(monkeypatch):
+    """Record the (α, kind, dps) of every local_optimality call of the module, delegating to the real one."""
+    real, calls = LC.local_optimality, []
+
+    def spy(data, alpha, kind, dps):
+        calls.append((tuple(alpha), kind, dps))
+        return real(data, alpha, kind, dps)
+
+    monkeypatch.setattr(LC, "local_optimality", spy)
+    return calls
+
+
+def test_every_entry_point_passes_its_precision(monkeypatch):
+    """local_cone, local_cones and lmm_selections (given α, enumerated, and α = opt beyond the limit) solve the W-form
+    Att-SVM at the dps they are given (default 40)."""
+    calls = _spy_local_optimality(monkeypatch)
+    data = D.d_lmm()
+
+    def run(f, *args, **kwargs):
+        calls.clear()
+        f(*args, **kwargs)
+        return list(calls)
+
+    assert run(LC.local_cone, data, (1,)) == [((1,), "W", 40)]
+    assert run(LC.local_cone, data, (1,), 17) == [((1,), "W", 17)]
+    assert run(LC.local_cones, data) == [((0,), "W", 40), ((1,), "W", 40), ((2,), "W", 40)]
+    assert run(LC.local_cones, data, 18) == [((0,), "W", 18), ((1,), "W", 18), ((2,), "W", 18)]
+    assert run(LC.lmm_selections, data, alphas=[(1,)]) == [((1,), "W", 40)]
+    assert run(LC.lmm_selections, data, alphas=[(1,)], dps=19) == [((1,), "W", 19)]
+    assert [c[2] for c in run(LC.lmm_selections, data)] == [40, 40, 40]
+    assert [c[2] for c in run(LC.lmm_selections, data, dps=21)] == [21, 21, 21]
+    assert run(LC.lmm_selections, data, dps=22, require=True) == [((0,), "W", 22), ((1,), "W", 22), ((2,), "W", 22)]
+    real_cones = LC.local_cones
+    monkeypatch.setattr(LC, "local_cones", lambda data, dps: None)
+    assert run(LC.lmm_selections, data, dps=23) == [((0,), "W", 23)]
+    assert run(LC.lmm_selections, data) == [((0,), "W", 40)]
+    monkeypatch.setattr(LC, "local_cones", real_cones)
+
+
+def test_reasons_and_flags_pass_through():
+    """The reason of local_optimality is kept (feasible and infeasible); an infeasible selection has feasible and
+    locally_optimal False (not merely falsy)."""
+    c = LC.local_cone(D.d_lmm(), (1,))
+    assert c.reason == "every SVM-neighbour has a strictly smaller score"
+    same = Dataset.make(X=[[[0, 1, 1], [0, 1, 1]]], Y=[1], v=[0, 0, 1], z=[[1, 0, 0]], name="same2")
+    c = LC.local_cone(same, (0,))
+    assert c.feasible is False and c.locally_optimal is False
+    assert c.reason == "the SVM of this selection is infeasible"
+
+
+def test_gap_bar_subtracts_the_smallest_support_score():
+    """Tokens (0,1,1) (γ = 1) and (0,0,½) (γ = ½), z = e₁: the one support token scores ½, so γ^gap = γ̄^gap = ½."""
+    data = Dataset.make(X=[[[0, 1, 1], [0, 0, "1/2"]]], Y=[1], v=[0, 0, 1], z=[[1, 0, 0]], name="gb")
+    c = LC.local_cone(data, (0,))
+    assert c.support == {0: [1]} and c.gap == (F(1, 2),) and c.gap_bar == (F(1, 2),)
+
+
+def test_a_squared_uses_the_query_norm():
+    """D-LMM with z = 2e₁: W^mm is the D-LMM one halved (W z = 2w): w = (0,−2/5,1/5), ‖w‖² = 1/5, and
+    A² = max‖x‖²·‖z‖²·‖w‖² = 2·4·(1/5) = 8/5 (scale-invariant, as it must be)."""
+    data = Dataset.make(X=[[[0, 1, 1], [0, -1, "1/2"], [0, 0, 0]]], Y=[1], v=[0, 0, 1], z=[[2, 0, 0]], name="z2")
+    c = LC.local_cone(data, (1,))
+    assert c.w == _w((0, F(-2, 5), F(1, 5))) and c.norm_sq == F(1, 5) and c.A_sq == F(8, 5)
+
+
+def test_local_cones_limit_is_t_to_the_n():
+    """Two copies of D-LMM (n = 2, T = 3): 9 selections; limit 8 → None (T·n = 6 would not exceed it)."""
+    X = [[[0, 1, 1], [0, -1, "1/2"], [0, 0, 0]]] * 2
+    data = Dataset.make(X=X, Y=[1, 1], v=[0, 0, 1], z=[[1, 0, 0]] * 2, name="two-d-lmm")
+    assert LC.local_cones(data, limit=8) is None
+
+
+def test_corr_margin_exact_inputs_and_a_long_w():
+    """W = (1/3, 1/3) (Fractions, converted exactly), w = (3, 0) (‖w‖ = 3): corr = 1/√2 → μ − (1 − 1/√2)."""
+    got = LC.corr_margin((F(1, 3), F(1, 3)), (3, 0), F(1, 10))
+    assert abs(_mp(got) - (mpmath.mpf("0.1") - 1 + 1 / mpmath.sqrt(2))) < TOL
+
+
+def test_same_ray_of_a_vector_with_itself():
+    assert LC.same_ray((1, 2), (1, 2)) and LC.same_ray((1, 0), (3, 0))
+
+
+def test_boundary_point_on_an_exact_square_bound_without_shrink_is_the_boundary_itself():
+    """μ = 1/5: (1−μ)⁻² − 1 = 9/16, √ = 3/4 exactly; shrink = 0 keeps t = 3/4: W = (1, 3/4) has corr = 4/5 = 1 − μ,
+    on the boundary of the closed cone, so it is returned."""
+    assert LC.boundary_point((1, 0), (0, 1), F(1, 5), shrink=0) == (1, F(3, 4))
+
+
+def test_boundary_point_refuses_a_point_outside_the_cone():
+    """U = (−1, 1) is not ⊥ w = (1, 0): the step t ≈ √(7/18) computed for ‖U‖ leaves cone_{1/4}
+    (corr((1−t, t), e₁) ≈ 0.52 < 3/4): None."""
+    assert LC.boundary_point((1, 0), (-1, 1), F(1, 4)) is None
+
+
+def test_boundary_point_step_is_a_short_rational():
+    """The step t starts from a rational with denominator ≤ 10¹² (then × (1 − 10⁻⁹)): its denominator stays
+    ≤ 10²¹, and t is within a relative 2·10⁻⁹ below √bound (μ = 1/4, w = (1,0), U = (0,1): bound = 7/9)."""
+    W = LC.boundary_point((1, 0), (0, 1), F(1, 4))
+    t = W[1]
+    assert t.denominator <= 10**21
+    assert t * t <= F(7, 9) and t * t >= F(7, 9) * (1 - F(4, 10**9))
+    # inside float64's range the float start is kept: float √ (relative error ≤ 2⁻⁵³) and a 10¹²-denominator
+    # rational close to it, so t/((1 − 10⁻⁹)√(7/9)) − 1 is ~10⁻¹⁶ (the exact root below would be ~10⁻¹⁴ off)
+    with mpmath.workdps(40):
+        ratio = mpmath.mpf(t.numerator) / t.denominator / ((1 - mpmath.mpf(10) ** -9) * mpmath.sqrt(mpmath.mpf(7) / 9))
+        assert abs(ratio - 1) < mpmath.mpf(10) ** -15
+
+
+def test_boundary_point_beyond_float64():
+    """Tiny μ = 1/(3·10²⁴): bound ≈ 2μ, √bound ≈ 8.2·10⁻¹³ is below the reach of a 10¹² denominator (the float start
+    1/10¹² overshoots it): the exact root from below is used, t² ≤ bound within a relative 3·10⁻⁹; huge w = (10²⁰⁰, 0):
+    bound = 10⁴⁰⁰·7/9 overflows float64: the same exact root. Both points are certified in the cone."""
+    mu = F(1, 3 * 10**24)
+    bound = 1 / (1 - mu) ** 2 - 1
+    W = LC.boundary_point((1, 0), (0, 1), mu)
+    assert W[1] ** 2 <= bound and W[1] ** 2 >= bound * (1 - F(3, 10**9))
+    assert LC.cone_slack(W, (1, 0), mu) >= 0
+    big = 10**200
+    W = LC.boundary_point((big, 0), (0, 1), F(1, 4))
+    b2 = F(big) ** 2 * F(7, 9)
+    assert W[1] ** 2 <= b2 and W[1] ** 2 >= b2 * (1 - F(3, 10**9))
+
+
+def test_root_below():
+    """r ≤ √q, within a relative 10⁻¹²: exact squares give the root (4/9 → 2/3), 2 → just below √2; q = 0 → 0."""
+    assert LC._root_below(F(4, 9)) == F(2, 3)
+    assert LC._root_below(F(3)) == F(1732050807568, 10**12)   # √3 = 1.7320508075688…, cut at 12 decimals (S = 10¹²)
+    r = LC._root_below(F(2))
+    assert r * r <= 2 and r * r >= 2 * (1 - F(2, 10**12))
+    r = LC._root_below(F(7, 10**30))
+    assert r * r <= F(7, 10**30) and r * r >= F(7, 10**30) * (1 - F(2, 10**12))
+    assert LC._root_below(F(0)) == 0
+
+
+def test_transverse_directions_defaults_and_the_token_differences():
+    """Defaults: two random directions with seed 0 (cone_directions too: W^mm and 4 boundary points; D-LMM's ±(F_A − F_B)
+    are the two token directions). Tokens x₀ = (1,0,1) (α, γ = 1),
+    x₁ = (0,1,0), x₂ = (1,1,0), z = e₁: rows x₀ − x₁ = (1,−1,1), x₀ − x₂ = (0,−1,1); W^mm's column
+    w = (0,−½,½) meets both with equality. x₁ − x₀ = (−1,1,−1) minus its component along w (−1·(0,−1,1)) is
+    (−1,0,0); x₂ − x₀ = −(0,−1,1) ∝ w projects to 0 (not listed)."""
+    data = D.d_lmm()
+    c = LC.local_cone(data, (1,))
+    labels = [lab for lab, _ in LC.transverse_directions(data, c)]
+    assert labels == ["toward token 1 of sequence 1", "away from token 1 of sequence 1", "random 1 (seed 0)",
+                      "random 2 (seed 0)"]
+    assert len(LC.cone_directions(data, c)) == 1 + 4
+    t3 = Dataset.make(X=[[[1, 0, 1], [0, 1, 0], [1, 1, 0]]], Y=[1], v=[0, 0, 1], z=[[1, 0, 0]], name="t3")
+    c3 = LC.local_cone(t3, (0,))
+    assert c3.w == _w((0, F(-1, 2), F(1, 2))) and c3.support == {0: [1, 2]}
+    assert LC.transverse_directions(t3, c3, random_dirs=0) == [
+        ("toward token 2 of sequence 1", _w((-1, 0, 0))), ("away from token 2 of sequence 1", _w((1, 0, 0)))]
+
+
+def test_transverse_random_direction_values_seed_1():
+    """Seed 1 (the generator's 201-wide draw): Fraction(randint(−100, 100), 37) per coordinate, projected ⊥ w."""
+    import random
+
+    data = D.d_lmm()
+    c = LC.local_cone(data, (1,))
+    rng = random.Random(1)
+    raw = [tuple(F(rng.randint(-100, 100), 37) for _ in range(9)) for _ in range(2)]
+    got = [U for lab, U in LC.transverse_directions(data, c, random_dirs=2, seed=1) if lab.startswith("random")]
+    assert got == [LC.project_out(r, c.w) for r in raw]
+
+
+def test_lmm_selections_detail_names_the_bad_reasons_only():
+    """Given α = C (not locally optimal) and B: the detail is C's name and reason alone."""
+    data = D.d_lmm()
+    ok, detail, cones = LC.lmm_selections(data, alphas=[(2,), (1,)])
+    assert ok is False and detail == f"α = (3): {cones[0].reason}"
+    assert cones[0].reason.startswith("sequence 0: neighbour token")
+
+
+def test_boundary_point_keeps_a_float_start_that_lands_exactly_on_the_boundary():
+    """w = ((4/3)·10⁻¹²·(1 − 10⁻⁹), 0), U = (0, 1), μ = 1/5: bound = ‖w‖²·(25/16 − 1) = (10⁻¹²(1 − 10⁻⁹))².
+    The rational with denominator ≤ 10¹² nearest √bound = 0.999999999·10⁻¹² is 1/10¹² (the next ones, 0 and
+    1/(10¹² − 1), are farther), so t = 10⁻¹²(1 − 10⁻⁹) = √bound exactly: t² = bound is not an overshoot, the point is
+    kept — on the boundary (corr = 4/5 = 1 − μ, slack 0)."""
+    a = F(4, 3) * F(1, 10**12) * (1 - LC.SHRINK)
+    W = LC.boundary_point((a, 0), (0, 1), F(1, 5))
+    assert W == (a, F(1, 10**12) * (1 - LC.SHRINK))
+    assert LC.cone_slack(W, (a, 0), F(1, 5)) == 0

@@ -368,3 +368,117 @@ def test_assumption_e_causal_windows():
     assert assumption_e(d, None, "causal") == (True, 1, "linear head: c_α = 1")
     only_two = Dataset.make(X=[[[2], [0], [5]]], Y=[1], v=[1], causal=True, name="c2")
     assert assumption_e(only_two, ((0, 0, 2),), "causal") == (True, 2, "linear head: c_α = 2")
+
+
+# ----- G5 additions (issue 21: the survivors of dev/mutation-survivors-geometry-G2.md) -------------------------
+def test_dot_of_a_zero_row_with_a_ball_matrix_is_a_ball():
+    """A zero row against ball W is the ball 0 (so the min/max of balls can follow): low token 1 (x = 1) against high
+    tokens 2 (x = 1: row 0) and 3 (x = 3: row −2) with W = 1 as a ball: min(0, −2) = −2."""
+    z = sc._dot((0,), (arb(3),))
+    assert isinstance(z, arb) and z == 0
+    rs = RowSet((0,), ((5,), (1,), (1,), (3,)), (1,), (5, 1, 6, 7), 0)
+    s = separation([rs], [arb(1)])
+    assert isinstance(s.value, arb) and s.value == -2
+
+
+def test_min_max_of_overlapping_balls_enclose_both():
+    """x ∈ [0.9, 1.1], y ∈ [0.5, 1.5]: min(x, y) ranges over [0.5, 1.1] and max(x, y) over [0.9, 1.5]; the results
+    must reach 0.5 and 1.5 (Python's min/max would return x: neither ordering is certain)."""
+    x, y = arb(1, 0.1), arb(1, 0.5)
+    assert sc._min(x, y).lower() <= arb("0.5") and sc._max(x, y).upper() >= arb("1.5")
+
+
+def test_in_cone_with_an_epsilon_ball_reaching_kappa_is_undecided():
+    """C: κ(W = 1) = x₂ − x₁ = 1 exactly, ‖W‖ = 1; ε ∈ [1, 2] (an exact ball): κ ≥ ε‖W‖ holds for ε = 1 and fails
+    for ε = 2, so membership is undecided (None) — not False because the slack's upper end is exactly 0."""
+    C = RowSet((2,), ((0,), (1,), (2,)), (1,), (0, 1, -1), 0)
+    assert in_cone([C], [1], arb("1.5", "0.5")) is None
+
+
+def test_seq2seq_row_sets_keep_the_tokens():
+    """Every query's row set holds the whole sequence's tokens (the mask is the window, not the tokens)."""
+    for attention in ("seq2seq", "causal"):
+        rs = row_sets(scalar_causal(), ((0, 1, 2),), attention)
+        assert all(r.tokens == ((1,), (2,), (-1,)) for r in rs)
+
+
+def _tied() -> Dataset:
+    """x₀ = (1, 1), x₁ = (0, 1), v = e₂: both scores 1; z = e₁: α = 0's one constraint (x₀ − x₁)ᵀWz = (Wz)₁ ≥ 1 is
+    active: W = (1, 0; 0, 0), 𝒯 = {1} with a score equal to γ_α."""
+    return Dataset.make(X=[[[1, 1], [0, 1]]], Y=[1], v=[0, 1], z=[[1, 0]], name="tied")
+
+
+def test_selection_tied_support_index_is_not_locally_optimal():
+    """Definition 2 needs γ_α > γ_t (strict) at every support index: a tie breaks it (reported 1-based)."""
+    s = selection(_tied(), (0,))
+    assert s.W == (1, 0, 0, 0) and s.support == {(0,): [1]}
+    assert s.locally_optimal is False and s.reason == "sequence 1: support index 2 has score 1 ≥ 1 of α = 1"
+    assert s.result.status == "optimal"
+
+
+def test_selection_passes_its_precision_and_options(monkeypatch):
+    """Single: solve_svm(data, "W", α, dps, check_unique=False) (default dps 40); seq2seq/causal:
+    satt_svm(data, select, causal, dps) — recorded, then solved by the real functions."""
+    import verify.svm as svm
+    import verify.svm.seq2seq as s2s
+
+    calls = []
+    real_svm, real_satt = svm.solve_svm, s2s.satt_svm
+
+    def spy_svm(data, kind, select, *args, **kwargs):
+        calls.append(("svm", kind, select, args, kwargs))
+        return real_svm(data, kind, select, *args, **kwargs)
+
+    def spy_satt(data, **kwargs):
+        calls.append(("satt", kwargs))
+        return real_satt(data, **kwargs)
+
+    monkeypatch.setattr(svm, "solve_svm", spy_svm)
+    monkeypatch.setattr(s2s, "satt_svm", spy_satt)
+    selection(three(), (0,))
+    selection(three(), (0,), dps=33)
+    assert calls == [("svm", "W", (0,), (40,), {"check_unique": False}),
+                     ("svm", "W", (0,), (33,), {"check_unique": False})]
+    calls.clear()
+    selection(scalar_causal(), ((0, 1, 2),), "causal")
+    selection(scalar_causal(), ((0, 1, 2),), "seq2seq", dps=34)
+    assert calls == [("satt", {"select": [[0, 1, 2]], "causal": True, "dps": 40}),
+                     ("satt", {"select": [[0, 1, 2]], "causal": False, "dps": 34})]
+
+
+def test_selection_with_an_inexact_solution(monkeypatch):
+    """A certified optimum whose solution is not exact: support indices cannot be decided → feasible None, said."""
+    from types import SimpleNamespace
+
+    import verify.svm as svm
+    monkeypatch.setattr(svm, "solve_svm", lambda *a, **k: SimpleNamespace(
+        status="optimal", certificate=SimpleNamespace(passed=True), exact=False, farkas=None))
+    s = selection(three(), (0,))
+    assert s.feasible is None and s.reason == "the SVM solution is not exact (support indices undecidable)"
+    assert s.W is None
+
+
+def test_separation_infinite_keeps_every_row_sets_value():
+    top = RowSet((0,), ((2,), (1,)), (1,), (2, 1), 0)
+    top2 = RowSet((1,), ((2,), (1,)), (1,), (2, 1), 0)
+    assert separation([top, top2], [1]).per_set == [("sequence 1", POS_INF), ("sequence 2", POS_INF)]
+
+
+def test_separation_takes_w_as_anything_fraction_accepts():
+    """W = ("1/2",): B's κ = 4w = 2 exactly."""
+    B = RowSet((1,), ((0,), (1,), (3,), (7,)), (1,), (3, 4, 5, 0), 0)
+    assert separation([B], ["1/2"]).value == 2
+
+
+def test_separation_where_is_the_least_midpoint_for_balls():
+    """W = w ∈ [1/2, 3/2]: P's value 3w (midpoint 3), Q's 2w (midpoint 2) overlap; the minimum is named by the least
+    midpoint: Q ("sequence 2"), though P comes first."""
+    P = RowSet((0,), ((9,), (3,), (0,)), (1,), (1, 0, 2), 0)
+    Q = RowSet((1,), ((9,), (2,), (0,)), (1,), (1, 0, 2), 0)
+    s = separation([P, Q], [arb(1, 0.5)])
+    assert s.where == "sequence 2"
+
+
+def test_sign_below_one():
+    """½ is positive, exact or as a ball."""
+    assert Separation(F(1, 2), "").sign() == 1 and Separation(arb("0.5"), "").sign() == 1

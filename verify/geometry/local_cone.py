@@ -36,6 +36,7 @@ from flint import arb
 
 from verify.geometry.cones import ENUMERATION_LIMIT
 from verify.models.attention import features
+from verify.numbers.exact import float_or_none
 from verify.numbers.precision import to_arb
 from verify.svm.geometry import local_optimality
 
@@ -204,6 +205,13 @@ def same_ray(a, b) -> bool:
     return c > 0 and all(Fraction(x) == c * Fraction(y) for x, y in zip(a, b))
 
 
+def _root_below(q: Fraction) -> Fraction:
+    """A rational r ≤ √q within a relative 10⁻¹² of it (q ≥ 0), exactly: isqrt(ab·S²)/(bS) for q = a/b, S = 10¹²·b."""
+    a, b = q.numerator, q.denominator
+    S = 10**12 * b
+    return Fraction(math.isqrt(a * b * S * S), b * S)
+
+
 def boundary_point(w, U, mu, shrink=SHRINK) -> tuple | None:
     """w + tU (U ⊥ w) with t ≤ its boundary value, certified in cone_μ(w) exactly; None if U = 0."""
     uu = _fdot(U, U)
@@ -211,9 +219,10 @@ def boundary_point(w, U, mu, shrink=SHRINK) -> tuple | None:
         return None
     mu = Fraction(mu)
     bound = _fdot(w, w) * (1 / (1 - mu) ** 2 - 1) / uu  # t² ≤ bound ⇔ corr ≥ 1 − μ
-    t = Fraction(math.sqrt(float(bound))).limit_denominator(10**12) * (1 - shrink)
-    while t * t > bound:
-        t *= 1 - shrink
+    f = float_or_none(bound)
+    t = Fraction(math.sqrt(f)).limit_denominator(10**12) * (1 - shrink) if f is not None else None
+    if t is None or t * t > bound:  # beyond float64, or √bound below ~10⁻¹² (a 10¹² denominator overshoots it)
+        t = _root_below(bound) * (1 - shrink)
     W = tuple(Fraction(a) + t * Fraction(b) for a, b in zip(w, U))
     return W if cone_slack(W, w, mu) >= 0 else None
 
