@@ -109,6 +109,20 @@ def test_a_swallowed_ctrl_c_still_stops_at_the_next_check():
     assert signal.getsignal(signal.SIGINT) is before
 
 
+def _wait_for_cpu(pid: int, seconds: float, timeout: float = 120) -> None:
+    """Until the process has used ``seconds`` of CPU (it is past its imports and computing): a wall-clock sleep
+    is not enough on a loaded machine, where the imports alone can take longer."""
+    tick = os.sysconf("SC_CLK_TCK")
+    end = time.monotonic() + timeout
+    while time.monotonic() < end:
+        with open(f"/proc/{pid}/stat") as f:
+            fields = f.read().rsplit(")", 1)[1].split()
+        if (int(fields[11]) + int(fields[12])) / tick >= seconds:  # utime + stime
+            return
+        time.sleep(0.2)
+    raise AssertionError(f"process {pid} used less than {seconds} s of CPU in {timeout} s")
+
+
 @pytest.mark.parametrize("sig,code", [(signal.SIGTERM, 143)])  # SIGINT takes the same path (Terminated is a
 def test_flow_save_keeps_the_partial_run_on_a_signal(tmp_path, sig, code):  # KeyboardInterrupt)
     """SIGTERM used to kill `flow --save` with nothing saved; now it saves the partial trajectory
@@ -120,7 +134,7 @@ def test_flow_save_keeps_the_partial_run_on_a_signal(tmp_path, sig, code):  # Ke
     proc = subprocess.Popen([sys.executable, "-m", "verify", "flow", "--data", str(data), "--until-norm", "1e300",
                              "--precision", "60", "--no-svm", "--save", str(traj)], cwd=ROOT,
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    time.sleep(5)  # imports (about 1 s), then steps: the run to 10^300 takes about a minute
+    _wait_for_cpu(proc.pid, 5)  # imports (about 1 s of CPU), then steps: the run to 10^300 takes about a minute
     proc.send_signal(sig)
     out, err = proc.communicate(timeout=120)
     assert proc.returncode == code, err
