@@ -9,7 +9,9 @@ from verify.errors import DataError, UsageError
 
 
 def main(argv) -> int:
+    from verify.claims import REGISTRY
     from verify.claims.registry import PAPERS
+    from verify.experiments import EXPERIMENTS
     from verify.report.paper import load_reports, write_paper_pages
 
     p = Parser(prog="verify report")
@@ -25,6 +27,8 @@ def main(argv) -> int:
     if not reports or (a.paper and not any(js.get("paper") == a.paper for js in reports)):
         raise DataError(f"--report {folder}: no claim report" + (f" of {a.paper}" if a.paper else "") +
                         " there (run python -m verify all --report DIR first)")
-    for path in write_paper_pages(folder, [a.paper] if a.paper else None):
+    order = [c.id for c in REGISTRY.all()]
+    catalog = [(e.id, e.paper, e.figure) for e in EXPERIMENTS.values()]
+    for path in write_paper_pages(folder, [a.paper] if a.paper else None, order, catalog):
         print(path)
     return 0

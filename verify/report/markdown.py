@@ -275,4 +275,4 @@ def write_index(verdicts, folder: str, interrupted: str | None = None, planned=N
     write_atomic(os.path.join(folder, "index.json"), json.dumps(index, indent=2) + "\n")
     write_atomic(os.path.join(folder, "index.md"), "\n".join(lines))
     if complete or interrupted:  # the last index of a run: the per-paper pages from the claims' reports
-        write_paper_pages(folder, papers)
+        write_paper_pages(folder, papers, order=planned)

@@ -9,7 +9,8 @@ without re-running anything and ``verify all --report DIR`` writes it as the las
   its report;
 * the hypotheses the paper leaves out (claims whose number names a hidden hypothesis) and every NOT_APPLICABLE
   verdict with the hypothesis it names;
-* the paper's experiments (``verify experiment``) with their float-departure table where ``DIR/experiment-<id>.json``
+* the paper's experiments (``verify experiment``; the catalogue given by the caller, else those replayed into DIR)
+  with their float-departure table where ``DIR/experiment-<id>.json``
   exists, else the command that writes it.
 """
 from __future__ import annotations
@@ -50,10 +51,8 @@ def load_reports(folder: str) -> list:
     return out
 
 
-def _order(reports: list) -> list:
-    from verify.claims import REGISTRY
-
-    rank = {c.id: k for k, c in enumerate(REGISTRY.all())}
+def _order(reports: list, order) -> list:
+    rank = {cid: k for k, cid in enumerate(order or ())}
     return sorted(reports, key=lambda js: (rank.get(js["claim"], len(rank)), js["claim"]))
 
 
@@ -61,20 +60,34 @@ def _verdict(js: dict) -> str:
     return js["verdict"] + (f" ({js['certainty']})" if js.get("certainty") else "")
 
 
-def _experiments(paper: str, folder: str) -> list:
-    from verify.experiments import EXPERIMENTS
+def _experiment_reports(folder: str) -> dict:
+    """{id: report JSON} of the experiments replayed into ``folder`` (``DIR/experiment-<id>.json``)."""
+    out = {}
+    for path in sorted(glob.glob(os.path.join(folder, "experiment-*.json"))):
+        try:
+            with open(path, encoding="utf-8") as f:
+                js = json.load(f)
+        except (OSError, ValueError):
+            continue
+        if isinstance(js, dict) and "curves" in js:
+            out[os.path.basename(path)[len("experiment-"):-len(".json")]] = js
+    return out
 
+
+def _experiments(paper: str, folder: str, catalog) -> list:
+    """The paper's experiments: ``catalog`` [(id, paper, figure)] (None: only those replayed into the folder)."""
+    done = _experiment_reports(folder)
+    known = list(catalog) if catalog is not None else \
+        [(js.get("experiment", k), js.get("paper"), js.get("figure", k)) for k, js in done.items()]
     lines = []
-    for e in EXPERIMENTS.values():
-        if e.paper != paper:
+    for eid, epaper, figure in known:
+        if epaper != paper:
             continue
-        path = os.path.join(folder, f"experiment-{e.id.replace('/', '_')}.json")
-        if not os.path.exists(path):
-            lines.append(f"- `{e.id}` ({e.figure}): not run here — `python -m verify experiment {e.id} --report DIR`")
+        js = done.get(eid.replace("/", "_"))
+        if js is None:
+            lines.append(f"- `{eid}` ({figure}): not run here — `python -m verify experiment {eid} --report DIR`")
             continue
-        with open(path, encoding="utf-8") as f:
-            js = json.load(f)
-        lines += [f"- [`{e.id}`](experiment-{e.id.replace('/', '_')}.md) ({e.figure}), {js['precision']} digits:", "",
+        lines += [f"- [`{eid}`](experiment-{eid.replace('/', '_')}.md) ({figure}), {js['precision']} digits:", "",
                   "  | curve | float | departs at step | relative error there | stalls at step |",
                   "  |---|---|---|---|---|"]
         for c in js["curves"]:
@@ -86,8 +99,10 @@ def _experiments(paper: str, folder: str) -> list:
     return lines
 
 
-def paper_markdown(paper: str, reports: list, folder: str) -> str:
-    mine = _order([js for js in reports if js.get("paper") == paper])
+def paper_markdown(paper: str, reports: list, folder: str, order=None, catalog=None) -> str:
+    """The page (module docstring); ``order`` the claim ids in the registry's order, ``catalog`` the experiments
+    [(id, paper, figure)] (both given by the caller: the report layer does not read the registries)."""
+    mine = _order([js for js in reports if js.get("paper") == paper], order)
     counts = {}
     for js in mine:
         counts[js["verdict"]] = counts.get(js["verdict"], 0) + 1
@@ -121,20 +136,19 @@ def paper_markdown(paper: str, reports: list, folder: str) -> str:
     if not hidden and not na:
         lines.append("None found: every claim's stated hypotheses were met on its datasets.")
     lines += ["", "## Experiments replayed", ""]
-    lines += _experiments(paper, folder) or ["This paper has no experiment replay (`python -m verify experiment list`)."]
+    lines += _experiments(paper, folder, catalog) or [
+        "None replayed into this folder (`python -m verify experiment list` lists the paper's experiments)."]
     lines.append("")
     return "\n".join(lines)
 
 
-def write_paper_pages(folder: str, papers=None) -> list:
+def write_paper_pages(folder: str, papers=None, order=None, catalog=None) -> list:
     """``folder``/<paper>.md for each paper with a claim report there (or each of ``papers``); the paths written."""
-    from verify.claims.registry import PAPERS
-
     reports = load_reports(folder)
     present = {js.get("paper") for js in reports}
     written = []
-    for paper in papers or [p for p in PAPERS if p in present]:
+    for paper in papers or [p for p in PAPER_TITLES if p in present]:
         path = os.path.join(folder, f"{paper}.md")
-        write_atomic(path, paper_markdown(paper, reports, folder))
+        write_atomic(path, paper_markdown(paper, reports, folder, order, catalog))
         written.append(path)
     return written
