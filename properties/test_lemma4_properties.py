@@ -19,6 +19,9 @@ from verify.numbers.precision import working_precision
 rationals = st.fractions(min_value=-3, max_value=3, max_denominator=8)
 key_scales = st.sampled_from([Fraction(1, 1000), Fraction(1), Fraction(7, 3), Fraction(1000)])
 gaps = st.sampled_from([Fraction(1, 10**6), Fraction(1, 2), Fraction(1), Fraction(1000)])
+#: the box ladder's budget per rung here (the claim's default is 200): every example still runs the region search
+#: (a certain violation there would refute), on smaller boxes — the search itself is tested in tests/test_regions*.py
+REGION_BOXES = 20
 
 
 @st.composite
@@ -47,7 +50,7 @@ def test_lemma4_never_violated(data):
     assume(feasible(data))
     with working_precision(25) as prec:
         out = lemma4.evaluate(data, prec, scales=("0", "1/10", "1", "10", "100", "1000"), random_dirs=2,
-                              figure=False)
+                              figure=False, region_boxes=REGION_BOXES)
     verdict = out.decide()
     if verdict == "VIOLATED":
         raise AssertionError(f"counterexample saved to {save_failure(data, 'mmts.lemma4')}")
@@ -59,7 +62,7 @@ def test_lemma4_T2_ratio_is_exactly_one_where_all_tokens_support(data):
     """T = 2: every non-optimal token is a support token, so min ratio = 1 (attained, not exceeded)."""
     assume(feasible(data))
     with working_precision(25) as prec:
-        out = lemma4.evaluate(data, prec, scales=("1", "10"), random_dirs=1, figure=False)
+        out = lemma4.evaluate(data, prec, scales=("1", "10"), random_dirs=1, figure=False, region_boxes=REGION_BOXES)
     assert out.decide() == "HOLDS"
     excess = out.evidence[1].value  # min over the probes of −⟨∇L, p^mm⟩/bound − 1
     assert excess >= 0 or abs(excess) < 1e-20

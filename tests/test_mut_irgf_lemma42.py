@@ -147,7 +147,7 @@ def _documented_probe_points(data, res):
             dirs += [tuple(row), tuple(-x for x in row)]
     scales = [Fraction(0), Fraction(1, 4), Fraction(1), Fraction(3), Fraction(10), Fraction(30), Fraction(100),
               Fraction(1000)]
-    return [[x * r / max(abs(y) for y in u) for x in u] for u in dirs if any(u) for r in scales]
+    return [[x * r / m for x in u] for u in dirs if any(u) for m in [max(abs(y) for y in u)] for r in scales]
 
 
 def test_probe_points_are_the_documented_directions_and_scales():

@@ -39,15 +39,19 @@ def test_a_scale_below_one_is_one():
 
 
 def test_the_cli_takes_prove_and_names_it_in_the_reproduce_line(tmp_path, capsys):
-    """``verify <claim> --prove --report DIR``: the page's reproduce line repeats --prove (a reader re-runs the same
-    budget); the verdict is unchanged on a claim whose regions the default budget already proves."""
+    """``verify <claim> --prove --report DIR``: the page's reproduce line and the report's options repeat --prove (a
+    reader re-runs the same budget); the verdict is unchanged (mmts.lemma3: proven by exact algebra, no region search
+    to slow the test — the budget itself is tested above and in the ladder test below)."""
+    import json
+
     from cli_helpers import run
 
-    code, out, err = run(["tfsvm.lemma9", "--prove", "--report", str(tmp_path)], capsys)
+    code, out, err = run(["mmts.lemma3", "--prove", "--report", str(tmp_path)], capsys)
     assert code == 0, err
-    page = (tmp_path / "tfsvm.lemma9.md").read_text(encoding="utf-8")
-    assert "python -m verify tfsvm.lemma9 --precision 50 --prove" in page
-    assert "HOLDS — proven on every W ∈ ℝ^{d×d}" in page
+    page = (tmp_path / "mmts.lemma3.md").read_text(encoding="utf-8")
+    assert "python -m verify mmts.lemma3 --precision 50 --prove" in page
+    assert "HOLDS — proven on every s in the open simplex" in page
+    assert json.loads((tmp_path / "mmts.lemma3.json").read_text())["provenance"]["options"] == {"prove": True}
 
 
 def disc():
