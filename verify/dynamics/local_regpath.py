@@ -27,6 +27,8 @@ from verify.errors import UsageError
 from verify.models.attention import dot, norm2, one_minus_corr
 from verify.numbers.precision import to_arb, working_precision
 
+#: the names a path point notes for its active constraints
+ACTIVE = ("cone edge", "R0", "R")
 #: the highest precision (decimal digits) a radius is recomputed at to resolve the loss differences in the cone
 MAX_DPS = 1500
 #: a feasible move is a first-order descent move when ⟨−∇f, move⟩ ≥ DESCENT_COSINE·‖∇f‖·‖move‖
@@ -98,8 +100,8 @@ def projected_descent(par, x, q, eps, R0, R, dps, max_iter):
 
 
 def probe(par, x, q, eps, R0, R, dps):
-    """One macroscopic feasible move from x (longer than the descent's tolerance R·10^{−dps/2}): ("resolved", None, None), ("better", x', None) or
-    ("unresolved", None, digits) — the digits f needs to see the decrease the move predicts."""
+    """One macroscopic feasible move from x (longer than the descent's tolerance R·10^{−dps/2}): ("resolved", None,
+    None), ("better", x', None) or ("unresolved", None, digits) — the digits f needs to see the decrease it predicts."""
     g = _grad_f(par, x)
     gn = norm2(g)
     if not gn > 0:

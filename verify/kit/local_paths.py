@@ -9,9 +9,9 @@ enumerated, ``verify.geometry.cones.locally_optimal_geometries``); for Theorem 7
 How the conclusion "p̄(R)/R ↛ q̄" is checked (evidence over R ≤ the largest radius): the local path by
 ``verify.dynamics.local_regpath.local_regularization_path`` (projected gradient on log(L − L⋆) over the cone ∩ ball,
 at the precision the loss differences in the cone need; a first-order method, no optimality certificate:
-``enclosed=False``) for every ε and R₀ of the ranges, and dist(R) = ‖p̄(R)/R − q̄‖ decided by ``rules.stays_away`` (a plateau — both of the theorem's cases, a
-bounded norm (dist → 1) or a wrong direction (dist → a positive constant); it fails where dist decays, i.e. the path
-converges to q). The active constraints of the last point are reported (R₀: bounded norm; the cone edge: pinned).
+``enclosed=False``) for every ε and R₀ of the ranges, and dist(R) = ‖p̄(R)/R − q̄‖ decided by ``rules.stays_away``
+(a plateau — both of the theorem's cases, a bounded norm (dist → 1) or a wrong direction (dist → a positive constant);
+it fails where dist decays, i.e. the path converges to q). The active constraints of the last point are reported (R₀: bounded norm; the cone edge: pinned).
 A path point no precision up to ``local_regpath.MAX_DPS`` could resolve withholds the decision (INCONCLUSIVE): a search
 that could not compare its candidates stays at its start R·q̄, which would look like convergence to q.
 """
@@ -22,7 +22,7 @@ from fractions import Fraction
 from verify.claims import Evidence, Hypothesis, Outcome, rules
 from verify.claims.registry import Parameter
 from verify.data import mmts as D
-from verify.dynamics.local_regpath import local_regularization_path
+from verify.dynamics.local_regpath import ACTIVE, local_regularization_path
 from verify.geometry.cones import locally_optimal_geometries
 from verify.geometry.directional import general_position, planar
 from verify.kit.assumptions import assumption_a
@@ -30,8 +30,6 @@ from verify.kit.path_figures import omc_figure, path_plane_figure, plane_basis
 from verify.models.attention import norm2
 from verify.numbers.precision import to_arb
 
-#: the constraint names a local path point notes when active
-ACTIVE = ("cone edge", "R0", "R")
 RADII = ("5", "20", "100", "300", "1000")
 EPS = (Fraction(1, 100), Fraction(1, 1000))
 R0S = (Fraction(1),)

@@ -144,7 +144,7 @@ def hessian_bound_everywhere(out: Outcome, data, *, claim: str, name: str, dps: 
             margins.append((item.value, f"input {i + 1}, {part} (region certificate)"))
             boxes, seconds = boxes + item.proof.boxes, seconds + item.proof.seconds
     out.certificates.extend(trial.certificates)
-    value, where = min(margins, key=lambda m: m[0] if isinstance(m[0], Fraction) else Fraction(m[0].lower()))
+    value, where = min(margins)  # exact margins and region certificates' smallest lower ends: Fractions alike
     how = f"{exact} by exact bounds, {len(margins) - exact} by region certificates ({boxes} boxes)"
     quantity = (f"‖∇²L(p)‖₂ ≤ (1/n)Σ_i (M₀‖a_i‖² + M₁‖B_i‖_F) < L_p for every p: ‖a_i‖² < α_i and ‖B_i‖_F < β_i on "
                 f"the simplex, each of the {data.n} input(s) (proven; the smallest margin)")

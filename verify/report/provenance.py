@@ -95,8 +95,8 @@ def inputs(v, folder: str | None, file_part=str) -> list:
 
     out = []
     for name, data in v.inputs:
-        entry = {"name": name, "sha256": sha256(data)}
         text = canonical(data)
+        entry = {"name": name, "sha256": hashlib.sha256(text.encode()).hexdigest()}
         if len(text) > INLINE_LIMIT and folder is not None:
             rel = f"datasets/{file_part(v.claim.id)}-{file_part(name)}.json"
             os.makedirs(os.path.join(folder, "datasets"), exist_ok=True)
