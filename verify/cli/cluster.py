@@ -80,9 +80,14 @@ def _dataset_task(claim_id: str, data, dps: int, scale: int):
 
 
 def _seeds_task(claim_ref, seeds: list, dps: int, batch: int, seconds: float | None):
+    import warnings
+
+    from hypothesis.errors import HypothesisDeprecationWarning
+
     from verify.search.hunt import search_seeds
 
-    with _one_at_a_time:
+    with _one_at_a_time, warnings.catch_warnings():  # the worker's own threads use `random`: hypothesis would
+        warnings.simplefilter("ignore", HypothesisDeprecationWarning)  # warn that the strategy did (it does not)
         return search_seeds(_claim(claim_ref), seeds, dps=dps, batch=batch, seconds=seconds)
 
 

@@ -160,8 +160,8 @@ def search_seeds(claim, seeds, dps: int = 30, batch: int = 40, seconds: float | 
 
     for seed in seeds:
         try:
-            found = find(strategy, violated, random=random.Random(seed),
-                         settings=settings(max_examples=batch, deadline=None, database=None,
+            found = find(strategy, violated, random=random.Random(seed),  # never a loaded profile's settings:
+                         settings=settings(settings.get_profile("default"), max_examples=batch,  # any machine deadline=None, database=None,
                                            phases=[Phase.generate, Phase.shrink],
                                            suppress_health_check=list(HealthCheck)))
         except (NoSuchExample, Unsatisfiable):
