@@ -7,6 +7,10 @@ index written, in the registry's order, so the output is the serial one whatever
 finish in; a claim's report is written as soon as its last dataset is done, and the index after
 it (marked partial until the last claim). Ctrl-C or SIGTERM (or a worker failing) terminates the
 workers; the reports already written stay, and the index lists them, marked as interrupted.
+
+With ``--scheduler tcp://HOST:PORT`` the same (claim, dataset) runs go to a Dask cluster instead
+(``verify.cli.cluster``, imported only then), merged the same way; ``--scheduler`` with ``--jobs`` is a usage
+error, an unreachable scheduler a one-line error (exit 3) after ``cluster.CONNECT_TIMEOUT`` seconds.
 """
 from __future__ import annotations
 
@@ -26,7 +30,15 @@ from verify.cli.common import (
     seed_flag,
     summary_line,
 )
-from verify.errors import SignalLatch, Terminated, find_interrupt, interrupt_exit_code, interrupt_name, signals_deferred
+from verify.errors import (
+    SignalLatch,
+    Terminated,
+    UsageError,
+    find_interrupt,
+    interrupt_exit_code,
+    interrupt_name,
+    signals_deferred,
+)
 
 
 def _jobs(value) -> int:
@@ -35,14 +47,18 @@ def _jobs(value) -> int:
 
 
 def main(argv) -> int:
-    from verify.claims import REGISTRY, worst
-    from verify.report.markdown import prepare_report_folder, write_claim_report, write_index
+    from verify.claims import REGISTRY
 
     p = claim_parser("verify all", with_data=False)
     p.add_argument("--jobs", default=None, help="worker processes (default: every core; 1 runs in this process)")
     p.add_argument("--claims", default=None, help="only these claims (comma-separated ids or aliases), in the "
                                                   "registry's order")
+    p.add_argument("--scheduler", default=None, metavar="tcp://HOST:PORT",
+                   help="run on this Dask scheduler's workers (pip install -e '.[cluster]') instead of local ones")
     a = p.parse_args(argv)
+    if a.scheduler is not None and a.jobs is not None:
+        raise UsageError("--scheduler and --jobs exclude each other: the cluster's workers replace the local ones")
+    a.scheduler = path_flag(a.scheduler, "--scheduler")
     jobs = _jobs(a.jobs)
     a.seed = seed_flag(a.seed)
     a.report = path_flag(a.report, "--report")
@@ -54,8 +70,27 @@ def main(argv) -> int:
     if a.claims is not None:
         claims = _chosen(claims, a.claims, a.paper)
     planned = [c.id for c in claims]
-    if a.report:  # before the work: a destination that fails fails now; and an index from the start,
-        prepare_report_folder(a.report)  # marked partial until the last claim (even a killed run leaves one)
+    if a.report:  # before the work: a destination that fails fails now (and before a scheduler is waited for)
+        from verify.report.markdown import prepare_report_folder
+
+        prepare_report_folder(a.report)
+    client = None
+    if a.scheduler:
+        from verify.cli import cluster
+
+        client = cluster.connect(a.scheduler)  # before the work: an unreachable scheduler fails now (exit 3)
+    try:
+        return _run(a, claims, planned, jobs, client)
+    finally:
+        if client is not None:
+            cluster.close(client)
+
+
+def _run(a, claims, planned, jobs, client) -> int:
+    from verify.claims import worst
+    from verify.report.markdown import write_claim_report, write_index
+
+    if a.report:  # an index from the start, marked partial until the last claim (even a killed run leaves one)
         with signals_deferred():
             write_index([], a.report, planned=planned)
     out = sys.stderr if a.json else sys.stdout
@@ -84,7 +119,11 @@ def main(argv) -> int:
 
     try:
         with progress(len(claims), "claims", a.json) as bar, SignalLatch() as latch, progress_sink(status):
-            if jobs == 1 or len(claims) <= 1:
+            if client is not None:
+                from verify.cli.cluster import run_claims
+
+                run_claims(client, claims, a, finished, latch, running, status)
+            elif jobs == 1 or len(claims) <= 1:
                 _serial(claims, a, finished, latch, running, status)
             else:
                 _parallel(claims, a, jobs, finished, latch, running, status)

@@ -128,3 +128,45 @@ def hunt(claim, budget: float, dps: int = 30, batch: int = 40, progress=None, ou
             break
         return found, tried
     return None, tried
+
+
+def search_seeds(claim, seeds, dps: int = 30, batch: int = 40, seconds: float | None = None):
+    """The seeded search (``hunt --seeds``, and one task of ``hunt --scheduler``): for each seed in order, one
+    hypothesis search of ``batch`` examples drawn from ``random.Random(seed)`` — the same seed draws the same examples
+    on any machine — and the first VIOLATED one shrunk. Stops at the first seed with a find, or when ``seconds``
+    have passed (a partial block: its finds, if any, still count). Returns (seed | None, dataset | None, tried)."""
+    import random
+
+    from verify.claims import VIOLATED
+    from verify.claims.runner import _run_once
+
+    strategy = candidates(claim)
+    deadline = None if seconds is None else time.monotonic() + seconds
+    tried = 0
+
+    class _OutOfTime(Exception):
+        pass
+
+    def violated(data: Dataset) -> bool:
+        nonlocal tried
+        if deadline is not None and time.monotonic() >= deadline:
+            raise _OutOfTime
+        tried += 1
+        try:
+            return _run_once(claim, data, dps).decided.verdict == VIOLATED
+        except Exception as exc:  # a dataset the check cannot handle is not a counterexample
+            reraise_interrupt(exc)
+            return False
+
+    for seed in seeds:
+        try:
+            found = find(strategy, violated, random=random.Random(seed),  # never a loaded profile's settings:
+                         settings=settings(settings.get_profile("default"), max_examples=batch,  # any machine deadline=None, database=None,
+                                           phases=[Phase.generate, Phase.shrink],
+                                           suppress_health_check=list(HealthCheck)))
+        except (NoSuchExample, Unsatisfiable):
+            continue
+        except _OutOfTime:
+            break
+        return seed, found, tried
+    return None, None, tried

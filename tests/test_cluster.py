@@ -1,0 +1,145 @@
+"""``verify all|hunt --scheduler``: a Dask LocalCluster (2 worker processes) through the code path a real scheduler
+takes (its tcp:// address passed to ``--scheduler``). The cluster's output, reports and index equal the local run's;
+the usage errors are one line; a worker killed mid-run is replaced and the run completes; a hunt's find is the same
+whatever the number of workers and blocks for a fixed seed set. The default path never imports Dask."""
+import json
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+
+import pytest
+from cli_helpers import one_line
+
+from verify.cli.main import main
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+SLICE = "irgf.asm1,irgf.asm2,irgf.prop.lift"  # cheap claims, several datasets each (one VIOLATED-free mix)
+
+
+def _comparable(verdicts):
+    """Everything but the run times (``seconds``, and timings inside notes)."""
+    import re
+
+    def strip(x):
+        if isinstance(x, dict):
+            return {k: strip(v) for k, v in x.items() if k != "seconds"}
+        if isinstance(x, list):
+            return [strip(v) for v in x]
+        if isinstance(x, str):
+            return re.sub(r"\b\d+\.\d+ s\b", "… s", x)
+        return x
+
+    return strip(verdicts)
+
+
+def test_the_default_path_never_imports_dask():
+    code = ("import sys; from verify.cli.main import main; assert 'distributed' not in sys.modules; "
+            "c = main(['all', '--claims', 'irgf.asm2', '--jobs', '1', '--precision', '20']); "
+            "assert 'distributed' not in sys.modules and 'dask' not in sys.modules, 'dask imported'; print('ok', c)")
+    proc = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 0 and "ok 0" in proc.stdout, proc.stderr
+
+
+def test_scheduler_with_jobs_is_a_usage_error(capsys):
+    assert main(["all", "--scheduler", "tcp://127.0.0.1:1", "--jobs", "2"]) == 2
+    assert "--scheduler and --jobs" in one_line(capsys.readouterr().err)
+
+
+@pytest.mark.parametrize("verb", [["all", "--claims", "irgf.asm2"], ["hunt", "irgf.asm2", "--budget", "5"]])
+def test_an_unreachable_scheduler_is_one_line_and_exit_3(verb, capsys, monkeypatch, tmp_path):
+    pytest.importorskip("distributed")
+    from verify.cli import cluster
+
+    monkeypatch.setattr(cluster, "CONNECT_TIMEOUT", 1.0)
+    with socket.socket() as s:  # a port nobody listens on
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    start = time.monotonic()
+    assert main([*verb, "--scheduler", f"tcp://127.0.0.1:{port}", "--out" if verb[0] == "hunt" else "--seed",
+                 str(tmp_path) if verb[0] == "hunt" else "0"]) == 3
+    line = one_line(capsys.readouterr().err)
+    assert "no scheduler answered" in line and f"127.0.0.1:{port}" in line
+    assert time.monotonic() - start < 15  # the timeout, not a hang
+
+
+@pytest.fixture(scope="module")
+def cluster():
+    pytest.importorskip("distributed")
+    from distributed import Client, LocalCluster
+
+    old = os.environ.get("PYTHONPATH")
+    os.environ["PYTHONPATH"] = ROOT + (os.pathsep + old if old else "")  # the workers import this checkout
+    try:
+        local = LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None)
+    finally:
+        if old is None:
+            del os.environ["PYTHONPATH"]
+        else:
+            os.environ["PYTHONPATH"] = old
+    client = Client(local.scheduler_address, set_as_default=False)
+    yield local, client
+    client.close()
+    local.close()
+
+
+def test_the_cluster_run_equals_the_local_one(cluster, capsys, tmp_path):
+    local, _ = cluster
+    args = ["all", "--claims", SLICE, "--json", "--precision", "20"]
+    code1 = main([*args, "--jobs", "1", "--report", str(tmp_path / "one")])
+    out1 = capsys.readouterr().out
+    code2 = main([*args, "--scheduler", local.scheduler_address, "--report", str(tmp_path / "two")])
+    out2 = capsys.readouterr().out
+    assert code1 == code2 == 0
+    one, two = json.loads(out1), json.loads(out2)
+    assert [v["claim"] for v in two] == ["irgf.asm1", "irgf.asm2", "irgf.prop.lift"]  # the registry's order
+    assert _comparable(one) == _comparable(two)
+    i1, i2 = (json.loads((tmp_path / d / "index.json").read_text()) for d in ("one", "two"))
+    assert i2["complete"] is True and i2["interrupted"] is None and i2["not_run"] == []
+    assert _comparable(i1) == _comparable(i2)
+    for v in two:  # each claim's JSON twin is the local one's
+        r1, r2 = (json.loads((tmp_path / d / f"{v['claim']}.json").read_text()) for d in ("one", "two"))
+        assert _comparable(r1) == _comparable(r2)
+
+
+def test_a_worker_killed_mid_run_is_replaced_and_the_run_completes(cluster):
+    local, client = cluster
+    proc = subprocess.Popen([sys.executable, "-m", "verify", "all", "--claims", "irgf.asm1", "--precision", "20",
+                             "--scheduler", local.scheduler_address, "--json"], cwd=ROOT,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    pids = client.run(os.getpid)  # worker address -> its process
+    killed = None
+    deadline = time.monotonic() + 60
+    while killed is None and time.monotonic() < deadline and proc.poll() is None:
+        busy = [w for w, tasks in client.processing().items() if any("_dataset_task" in str(t) for t in tasks)]
+        if busy:
+            killed = busy[0]
+            os.kill(pids[killed], signal.SIGKILL)  # the worker process dies with its task
+        time.sleep(0.05)
+    out, err = proc.communicate(timeout=120)
+    assert killed is not None, "no task was seen running"
+    assert proc.returncode == 0, err
+    assert [v["claim"] for v in json.loads(out)] == ["irgf.asm1"] and json.loads(out)[0]["verdict"] == "HOLDS"
+    client.wait_for_workers(2, timeout=60)  # the nanny restarted it
+
+
+def test_a_hunt_find_is_the_same_for_any_number_of_workers_and_blocks(cluster, tmp_path, capsys):
+    from verify.claims import REGISTRY
+    from verify.cli.cluster import hunt_blocks
+    from verify.search.hunt import search_seeds
+
+    local, client = cluster
+    claim, _ = REGISTRY.resolve("irgf.asm2")  # an assumption: hunting it finds data that breaks it
+    serial = search_seeds(claim, range(4), dps=30)  # one process, seed after seed: the 1-worker answer
+    assert serial[1] is not None and serial[2] >= 1
+    for block in (1, 3):  # 2 workers, blocks finishing in any order
+        seed, found, tried = hunt_blocks(client, claim.id, 120, 30, seeds=4, block=block)
+        assert (seed, found.to_json(), tried) == (serial[0], serial[1].to_json(), serial[2])
+    code = main(["hunt", "irgf.asm2", "--seeds", "4", "--budget", "120",
+                 "--scheduler", local.scheduler_address, "--out", str(tmp_path)])
+    out = capsys.readouterr().out
+    assert code == 1 and "confirmed VIOLATED at 50 digits" in out and f"after {serial[2]} datasets" in out
+    saved = list(tmp_path.glob("irgf.asm2-*.json"))
+    assert len(saved) == 1 and main(["irgf.asm2", "--data", str(saved[0])]) == 1  # replays as VIOLATED
