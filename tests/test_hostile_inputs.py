@@ -165,7 +165,9 @@ def test_memory_exhaustion_is_one_line(where, code, message, tmp_path, monkeypat
     ["mmts.lemma3", "--seed", "1e5"], ["mmts.lemma3", "--seed", "-1"], ["all", "--jobs", "100000"],
     ["hunt", "mmts.lemma3", "--budget", "nan"], ["hunt", "mmts.lemma3", "--budget", "inf"],
     ["hunt", "mmts.lemma3", "--budget", "-1"], ["hunt", "mmts.lemma3", "--budget", "0"],
-    ["hunt", "mmts.lemma3", "--budget", "1e300"],
+    ["hunt", "mmts.lemma3", "--budget", "1e300"], ["hunt", "mmts.lemma3", "--budget", "8x"],
+    ["hunt", "mmts.lemma3", "--budget", "h"], ["hunt", "mmts.lemma3", "--budget", "-1h"],
+    ["hunt", "mmts.lemma3", "--budget", "117d"], ["hunt", "mmts.lemma3", "--seeds", "0"],
 ])
 def test_bad_flag_values_are_usage_errors(argv, tmp_path, capsys, no_work):
     """--m 0 used to mean m = d, --m −1 aborted inside FLINT, --budget nan searched nothing, inf forever."""
@@ -213,3 +215,11 @@ def test_progress_inside_a_claim_reaches_the_sink():
     assert lines[0] == "two at 30 digits: probe points 0/128"
     assert "two at 30 digits: probe points 128/128" in lines
     assert lines[-1] == "two, recheck at 50 digits: probe points 128/128"
+
+
+@pytest.mark.parametrize("text, seconds", [("600", 600), ("90s", 90), ("15m", 900), ("8h", 8 * 3600),
+                                           ("0.5h", 1800), ("2D", 2 * 86400)])
+def test_a_budget_takes_a_unit(text, seconds):
+    from verify.cli.hunt import budget_flag
+
+    assert budget_flag(text) == seconds

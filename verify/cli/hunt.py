@@ -21,9 +21,25 @@ MAX_BUDGET = 10**7  # seconds (116 days): a finite search, so "inf" or "1e300" c
 MAX_SEEDS = 10**9
 
 
+UNITS = {"s": 1, "m": 60, "h": 3600, "d": 86400}  # --budget 90s, 15m, 8h, 2d (a bare number is seconds)
+
+
 def budget_flag(text) -> float:
-    """--budget: seconds, a positive finite number up to MAX_BUDGET (nan, inf, 0, negatives refused)."""
-    return float(parse_flag_number(text, "--budget", positive=True, maximum=MAX_BUDGET))
+    """--budget: a positive finite duration up to MAX_BUDGET seconds, in seconds or with a unit s/m/h/d
+    (nan, inf, 0, negatives refused)."""
+    s = str(text).strip()
+    unit = UNITS.get(s[-1:].lower(), None) if s[-1:].isalpha() else 1
+    number = s[:-1] if s[-1:].isalpha() else s
+    if unit is None or not number:
+        from verify.errors import UsageError
+
+        raise UsageError(f"--budget must be seconds or a duration like 90s, 15m, 8h, 2d, got {text!r}")
+    seconds = parse_flag_number(number, "--budget", positive=True) * unit
+    if seconds > MAX_BUDGET:
+        from verify.errors import UsageError
+
+        raise UsageError(f"--budget must be at most {MAX_BUDGET} s ({MAX_BUDGET / 86400:.0f} days), got {text}")
+    return float(seconds)
 
 
 def main(argv) -> int:
@@ -32,7 +48,8 @@ def main(argv) -> int:
 
     p = Parser(prog="verify hunt")
     p.add_argument("claim", help="a claim id, or all (every claim, the budget shared)")
-    p.add_argument("--budget", default="600", help=f"seconds to search (default 600; at most {MAX_BUDGET})")
+    p.add_argument("--budget", default="600", help="time to search: seconds, or 90s, 15m, 8h, 2d "
+                   f"(default 600 s; at most {MAX_BUDGET} s)")
     p.add_argument("--precision", default=30, help="precision of the search (the find is confirmed higher)")
     p.add_argument("--out", default="reports/counterexamples", help="folder for counterexample JSON")
     p.add_argument("--seeds", default=None, help="search the seeds 0..N-1 only (one batch of examples each)")

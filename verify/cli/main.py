@@ -16,7 +16,9 @@ from verify.errors import UsageError
 VERBS = ("list", "all", "svm", "flow", "hunt", "experiment", "recheck", "replay", "report")
 USAGE = (
     "usage: python -m verify list [--paper P] [--json] | <claim> [--precision N] [--data F] [--json] "
-    "[--report DIR] | all [--paper P] [--report DIR] [--jobs N] | svm ... | flow ... | hunt <claim> --budget S | experiment list|<id> | recheck CERT.json | replay REPORT.json | report [--paper P] --report DIR"
+    "[--report DIR] | all [--paper P] [--report DIR] [--jobs N | --scheduler ADDR] | svm ... | flow ... | "
+    "hunt <claim>|all --budget S [--scheduler ADDR] | experiment list|<id> | recheck CERT.json | replay REPORT.json | "
+    "report [--paper P] --report DIR"
 )
 HELP = """\
 usage: python -m verify <verb or claim id> [options]      (each verb: python -m verify <verb> --help)
@@ -25,12 +27,14 @@ verbs:
   list [--paper P] [--json]                 every encoded claim: id, number, title, kind, aliases
   <claim> [--data F] [--precision N]        check one claim (e.g. mmts.lemma3, or a bare lemma3) on its
           [--json] [--report DIR]           default datasets or on a dataset file
-  all [--paper P] [--report DIR] [--jobs N] every claim; DIR/index.md links one page per claim
+  all [--paper P] [--report DIR] [--jobs N] every claim; DIR/index.md links one page per claim and per paper;
+          [--scheduler tcp://HOST:PORT]     on a Dask cluster's workers (pip install -e '.[cluster]'; README)
   svm --data F --kind p|W|KQ|diag|v|relaxed solve and certify one attention SVM on a dataset
           |satt|satt-nuc|gen                (gen: --select "0,1;2" the selected sets, --s-star for W^fin)
   flow --data F --param p|W|KQ|diag         gradient flow to an exact norm (--until-norm) or time (--until-logt);
           [--method flow|gd|ngd]            --method gd|ngd [--eta X --eps X --steps K]: the papers' GD / normalised GD
-  hunt <claim> --budget S                   adversarial search for a counterexample, shrunk and saved
+  hunt <claim>|all --budget 600|8h          adversarial search for a counterexample, shrunk and saved;
+          [--seeds N] [--scheduler ADDR]    --seeds: seeds 0..N-1 only (the same data anywhere); on a Dask cluster
   experiment list | <id> [--precision N]    a paper's experiment replayed: certified run beside float64/float32,
           [--baseline float32,float64]      where each float run departs and stalls, the flow continued beyond it
   recheck CERT.json [--precision N]         re-verify a region certificate (written by --report DIR into

@@ -84,89 +84,79 @@ def save_counterexample(data: Dataset, claim_id: str, folder: str = os.path.join
     return path
 
 
-def hunt(claim, budget: float, dps: int = 30, batch: int = 40, progress=None, out_folder=None):
-    """Search for a VIOLATED dataset within ``budget`` seconds. Returns (dataset | None, examples tried)."""
+class _OutOfTime(Exception):
+    """The budget ended inside a hypothesis batch (a batch may take minutes)."""
+
+
+def _violation_test(claim, dps: int, deadline: float | None, progress=None):
+    """(violated, tried): ``violated(data)`` runs the claim's check once and says whether it is VIOLATED (a dataset
+    the check cannot handle is not a counterexample); ``tried()`` counts the datasets checked. Past ``deadline``
+    (time.monotonic) it raises _OutOfTime, so the budget binds inside a batch too."""
     from verify.claims import VIOLATED
     from verify.claims.runner import _run_once
 
+    count = [0]
+
+    def violated(data: Dataset) -> bool:
+        if deadline is not None and time.monotonic() >= deadline:
+            raise _OutOfTime
+        count[0] += 1
+        if progress:
+            progress(1)
+        try:
+            return _run_once(claim, data, dps).decided.verdict == VIOLATED
+        except Exception as exc:
+            reraise_interrupt(exc)
+            return False
+
+    return violated, lambda: count[0]
+
+
+def _search_settings(batch: int, base=None):
+    """One batch: ``batch`` examples, generated then shrunk; no deadline, no example database, no health checks."""
+    extra = dict(max_examples=batch, deadline=None, database=None, phases=[Phase.generate, Phase.shrink],
+                 suppress_health_check=list(HealthCheck))
+    return settings(base, **extra) if base is not None else settings(**extra)
+
+
+def hunt(claim, budget: float, dps: int = 30, batch: int = 40, progress=None, out_folder=None):
+    """Search for a VIOLATED dataset within ``budget`` seconds. Returns (dataset | None, examples tried)."""
     if not (isinstance(budget, (int, float)) and 0 < budget < float("inf")):
         from verify.errors import UsageError
 
         raise UsageError(f"the budget must be a positive finite number of seconds, got {budget!r}")
     strategy = candidates(claim)
-    tried = 0
     deadline = time.monotonic() + budget
-
-    class _OutOfTime(Exception):
-        pass
-
-    def violated(data: Dataset) -> bool:
-        nonlocal tried
-        if time.monotonic() >= deadline:  # the budget binds inside a batch too (a batch may take minutes)
-            raise _OutOfTime
-        tried += 1
-        if progress:
-            progress(1)
-        try:
-            return _run_once(claim, data, dps).decided.verdict == VIOLATED
-        except Exception as exc:  # a dataset the check cannot handle is not a counterexample
-            reraise_interrupt(exc)
-            return False
-
+    violated, tried = _violation_test(claim, dps, deadline, progress)
     while time.monotonic() < deadline:
         try:
-            found = find(
-                strategy,
-                violated,
-                settings=settings(max_examples=batch, deadline=None, database=None,
-                                  phases=[Phase.generate, Phase.shrink],
-                                  suppress_health_check=list(HealthCheck)),
-            )
+            found = find(strategy, violated, settings=_search_settings(batch))
         except (NoSuchExample, Unsatisfiable):
             continue
         except _OutOfTime:
             break
-        return found, tried
-    return None, tried
+        return found, tried()
+    return None, tried()
 
 
 def search_seeds(claim, seeds, dps: int = 30, batch: int = 40, seconds: float | None = None):
     """The seeded search (``hunt --seeds``, and one task of ``hunt --scheduler``): for each seed in order, one
     hypothesis search of ``batch`` examples drawn from ``random.Random(seed)`` — the same seed draws the same examples
-    on any machine — and the first VIOLATED one shrunk. Stops at the first seed with a find, or when ``seconds``
-    have passed (a partial block: its finds, if any, still count). Returns (seed | None, dataset | None, tried)."""
+    on any machine (the settings start from hypothesis's "default" profile, never a loaded one) — and the first
+    VIOLATED one shrunk. Stops at the first seed with a find, or when ``seconds`` have passed (a partial block: its
+    finds, if any, still count). Returns (seed | None, dataset | None, tried)."""
     import random
-
-    from verify.claims import VIOLATED
-    from verify.claims.runner import _run_once
 
     strategy = candidates(claim)
     deadline = None if seconds is None else time.monotonic() + seconds
-    tried = 0
-
-    class _OutOfTime(Exception):
-        pass
-
-    def violated(data: Dataset) -> bool:
-        nonlocal tried
-        if deadline is not None and time.monotonic() >= deadline:
-            raise _OutOfTime
-        tried += 1
-        try:
-            return _run_once(claim, data, dps).decided.verdict == VIOLATED
-        except Exception as exc:  # a dataset the check cannot handle is not a counterexample
-            reraise_interrupt(exc)
-            return False
-
+    violated, tried = _violation_test(claim, dps, deadline)
     for seed in seeds:
         try:
-            found = find(strategy, violated, random=random.Random(seed),  # never a loaded profile's settings:
-                         settings=settings(settings.get_profile("default"), max_examples=batch,  # any machine deadline=None, database=None,
-                                           phases=[Phase.generate, Phase.shrink],
-                                           suppress_health_check=list(HealthCheck)))
+            found = find(strategy, violated, random=random.Random(seed),
+                         settings=_search_settings(batch, settings.get_profile("default")))
         except (NoSuchExample, Unsatisfiable):
             continue
         except _OutOfTime:
             break
-        return seed, found, tried
-    return None, None, tried
+        return seed, found, tried()
+    return None, None, tried()
