@@ -214,6 +214,23 @@ def test_stabilise_compares_with_the_recomputation_of_the_same_quantity(prec60):
     assert low.evidence[1].stable_digits == 40
 
 
+def test_a_figure_zero_to_the_precision_gets_its_decimal_places_and_leaves_the_minimum(prec60):
+    """An integrator's drift of 1.3·10⁻³⁷ at 30 digits, recomputed as 2·10⁻⁵⁰: no significant digit agrees, but
+    both are within 10⁻³⁶ of 0 (⌊−log10 1.3·10⁻³⁷⌋ = 36, capped at the 30 digits carried)."""
+    drift = Evidence("drift", arb(13) * arb(10) ** -38)
+    answer = Evidence("x", arb(1) / 3)
+    low = outcome(answer, drift)
+    high = outcome(Evidence("x", arb(1) / 3), Evidence("drift", arb(2) * arb(10) ** -50))
+    assert _stabilise(low, high, 30) == 30  # the answer's 30 digits; the drift is not counted
+    assert drift.stable_digits == 0 and drift.zero_to == 30 and answer.zero_to is None
+    assert drift.to_json(30)["zero_to"] == 30 and "zero_to" not in answer.to_json(30)
+    zero = outcome(Evidence("z", arb(0, 1e-20)))  # alone: its places count (balls holding 0, radius 10⁻²⁰)
+    assert _stabilise(zero, outcome(Evidence("z", arb(0, 1e-25))), 30) == 19 and zero.evidence[0].zero_to == 19
+    small = Evidence("s", arb(5) * arb(10) ** -20)  # 5·10⁻²⁰ vs 7·10⁻²⁰ at 30 digits: above 10⁻³⁰, a real figure
+    assert _stabilise(outcome(small), outcome(Evidence("s", arb(7) * arb(10) ** -20)), 30) == 0
+    assert small.zero_to is None
+
+
 def test_stabilise_ignores_recomputations_without_a_number(prec60):
     x = arb(1) / 3
     for hv in (None, True, "text"):

@@ -42,3 +42,17 @@ def test_agreement_digits():
         a = to_arb("1/3")
         assert 19 <= agreement_digits(a, a + arb(10) ** -20, 50) <= 20
         assert agreement_digits(a, a, 50) == 50
+
+
+def test_zero_digits_counts_the_places_a_zero_figure_is_known_to():
+    from verify.numbers.precision import zero_digits
+
+    with working_precision(60):
+        tenth = arb(10) ** -1
+        assert zero_digits(arb(0), None, 30) == 30  # exactly 0
+        assert zero_digits(arb(0, 1e-20), arb(0, 1e-25), 30) == 19  # both balls hold 0, radius 10⁻²⁰: 0 to 10⁻¹⁹
+        assert zero_digits(arb(3) * tenth ** 40, arb(-2) * tenth ** 45, 30) == 30  # below 10⁻³⁰: capped
+        assert zero_digits(arb(3) * tenth ** 34, None, 40) == 0  # 3·10⁻³⁴ at 40 digits: a figure, not a zero
+        assert zero_digits(arb(0, 1e-20), arb(1) / 3, 30) == 0  # the recomputation is not zero
+        assert zero_digits(arb(0, 2), None, 30) == 0  # a ball as wide as 2: no place known
+        assert zero_digits(arb("nan"), None, 30) == 0

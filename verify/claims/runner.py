@@ -34,7 +34,7 @@ from verify.claims.verdict import (
 )
 from verify.data.dataset import Dataset
 from verify.errors import DataError, UsageError
-from verify.numbers.precision import Precision, agreement_digits, certified_digits, working_precision
+from verify.numbers.precision import Precision, agreement_digits, certified_digits, working_precision, zero_digits
 from verify.report.markdown import verdict_label
 
 EXIT_CODES = {HOLDS: 0, VIOLATED: 1, INCONCLUSIVE: 3, NOT_APPLICABLE: 4}
@@ -150,8 +150,11 @@ def _run_once(claim: Claim, data: Dataset, dps: int) -> Outcome:
 
 
 def _stabilise(low: Outcome, high: Outcome | None, dps: int) -> int:
-    """Fill each evidence item's stable_digits; return the minimum over value figures."""
-    digits = []
+    """Fill each evidence item's stable_digits; return the minimum over value figures. A figure with no stable
+    significant digit that is zero to the precision (``zero_digits``: both runs contain 0 or are below 10^−dps) gets
+    ``zero_to`` (the decimal places it is 0 to) and counts in the minimum with those places only if every figure is
+    such (an integrator's drift of 10⁻³⁷, a limit reached, must not make "stable: 0" of a claim's answer)."""
+    digits, zeros = [], []
     for k, ev in enumerate(low.evidence):
         if isinstance(ev.value, (bool, str)) or ev.value is None or ev.residual:
             continue
@@ -160,13 +163,22 @@ def _stabilise(low: Outcome, high: Outcome | None, dps: int) -> int:
             digits.append(dps)
             continue
         d = certified_digits(_as_arb(ev.value), cap=dps) if not isinstance(ev.value, float) else 15
+        hv = None
         if high is not None and k < len(high.evidence) and high.evidence[k].quantity == ev.quantity:
             hv = high.evidence[k].value
             if hv is not None and not isinstance(hv, (bool, str)) and not isinstance(ev.value, float):
                 d = min(d, agreement_digits(_as_arb(ev.value), _as_arb(hv), dps))
+            else:
+                hv = None
         ev.stable_digits = d
+        if d == 0 and not isinstance(ev.value, float):
+            z = zero_digits(_as_arb(ev.value), None if hv is None else _as_arb(hv), dps)
+            if z > 0:
+                ev.zero_to = z
+                zeros.append(z)
+                continue
         digits.append(d)
-    return min(digits) if digits else dps
+    return min(digits) if digits else min(zeros) if zeros else dps
 
 
 def _combine(per: list[DatasetVerdict], multi: bool):

@@ -233,6 +233,7 @@ class Evidence:
     coverage: Coverage | None = None
     enclosed: bool = True
     stable_digits: int | None = None
+    zero_to: int | None = None  # a figure zero to its precision: known to be 0 to this many decimal places
     proof: Proof | None = None
     proves: str = ""
     corroborates: bool = False
@@ -310,6 +311,8 @@ class Evidence:
             "certified": self.certified,
             "level": self.level,
         }
+        if self.zero_to is not None:
+            out["zero_to"] = self.zero_to
         if self.proves:
             out["proves"] = self.proves
         if self.corroborates:

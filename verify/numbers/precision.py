@@ -162,6 +162,23 @@ def agreement_digits(a: arb, b: arb, cap: int) -> int:
     return max(0, min(cap, _floor_log10(ratio)))
 
 
+def zero_digits(a: arb, b, cap: int) -> int:
+    """Decimal places to which a figure that is zero to its precision is known — "0 to 10⁻ᵏ": for ``a`` and its
+    recomputation ``b`` (or None) that both contain 0 or are both below 10^−cap in magnitude (an integrator's drift
+    of 10⁻³⁷ at 30 digits, a limit 0 reached), k = ⌊−log10 of the larger magnitude bound⌋ in 0..cap. Such a figure
+    has no significant digit (``certified_digits``/``agreement_digits`` say 0), yet is a result to k places; any
+    other figure gets 0 here."""
+    balls = [x if isinstance(x, arb) else to_arb(x) for x in (a, b) if x is not None]
+    if not all(x.is_finite() for x in balls):
+        return 0
+    bound = max(abs(arb(x.mid())) + x.rad() for x in balls)
+    if bound == 0:
+        return cap
+    if not (all(x.contains(0) for x in balls) or bound < arb(10) ** (-cap)) or bound >= 1:
+        return 0
+    return max(0, min(cap, _floor_log10(1 / bound)))
+
+
 def certainly(cmp: bool) -> bool:
     """arb comparisons are True only when certain; this names that at the call site."""
     return bool(cmp)

@@ -55,6 +55,13 @@ def _how(e: dict) -> str:
     return how + ("" if e.get("certified") or how.startswith("rule") else " (not enclosed)")
 
 
+def _stable(e: dict) -> str:
+    """A figure's stable digits; for a figure zero to the precision, the places it is 0 to."""
+    if e.get("zero_to") is not None:
+        return f"0 (zero to 10^−{e['zero_to']})"
+    return "" if e["stable_digits"] is None else str(e["stable_digits"])
+
+
 def _points(e: dict) -> str:
     c = e.get("coverage")
     if not c:
@@ -131,7 +138,7 @@ def verdict_markdown(v, figure_paths: dict, reproduce: str | None = None, cert_p
         lines.append(
             f"| {_cell(e['quantity'])} | {_cell(e['value'])} | {e['relation']} | {_cell(e['bound'])} | "
             f"{_cell(e['margin'])} | {holds} | {_how(e)} | {_points(e)} | "
-            f"{e['stable_digits'] if e['stable_digits'] is not None else ''} |"
+            f"{_stable(e)} |"
         )
     lines.append("")
     if v.figures:
