@@ -165,7 +165,31 @@ def test_all_and_resolve_discover_first(monkeypatch):
     monkeypatch.setattr(reg, "discover", lambda package="lemmas": calls.append(package))
     reg.register(claim("mmts.a"))
     assert [c.id for c in reg.all()] == ["mmts.a"] and calls == ["lemmas"]
+    monkeypatch.setattr(reg, "manifest", lambda package="lemmas": None)  # no usable manifest: resolve discovers
     assert reg.resolve("mmts.a")[0].id == "mmts.a" and calls == ["lemmas", "lemmas"]
+
+
+def test_resolve_with_a_fresh_manifest_imports_only_the_claim_named(monkeypatch):
+    imported = []
+    reg = Registry()
+    manifest = {"modules": {}, "claims": [
+        {"id": "mmts.b", "paper": "mmts", "number": "Lemma 2", "title": "t", "kind": "identity", "aliases": ["bee"],
+         "module": "fake.b"},
+        {"id": "irgf.c", "paper": "irgf", "number": "Lemma 3", "title": "t", "kind": "identity", "aliases": ["bee"],
+         "module": "fake.c"}]}
+    monkeypatch.setattr(reg, "manifest", lambda package="lemmas": manifest)
+    monkeypatch.setattr(reg, "discover", lambda package="lemmas": pytest.fail("discovered"))
+    monkeypatch.setattr("importlib.import_module", lambda name: (imported.append(name), reg.register(
+        claim("mmts.b") if name == "fake.b" else claim("irgf.c")))[0])
+    assert reg.resolve("b")[0].id == "mmts.b" and imported == ["fake.b"]  # bare name: the primary paper's
+    assert reg.resolve("mmts.b")[0].id == "mmts.b" and imported == ["fake.b"]  # registered now: not imported again
+    with pytest.raises(UsageError, match="'bee' is shared by mmts.b, irgf.c"):  # the registry's order
+        reg.resolve("bee")
+    with pytest.raises(UsageError, match="unknown claim id 'zzz'"):
+        reg.resolve("zzz")
+    assert imported == ["fake.b"]
+    assert [s["id"] for s in reg.summaries()] == ["mmts.b", "irgf.c"] and "module" not in reg.summaries()[0]
+    assert [s["id"] for s in reg.summaries("irgf")] == ["irgf.c"]
 
 
 # ----- all ------------------------------------------------------------------------------------------

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import difflib
 import importlib
+import importlib.util
 import pkgutil
 import re
 from dataclasses import dataclass
@@ -131,11 +132,21 @@ class Claim:
                 "aliases": list(self.aliases)}
 
 
+MANIFEST = "manifest.json"  # in the claims package (lemmas/): ids, aliases, modules and each module file's SHA-256
+
+
 class Registry:
+    """The claims by id and alias. ``all()`` imports every claim module; ``resolve`` and ``summaries`` read the
+    claims package's manifest (``lemmas/manifest.json``, written by ``python dev/make_manifest.py``) and import one
+    module or none — the CLI answers an unknown id in a fraction of a second, not after importing 80 modules. The
+    manifest is used only while every module file's SHA-256 is the one it records (else: full discovery, so a stale
+    manifest can never make a claim unknown or resolve a name wrongly)."""
+
     def __init__(self):
         self.claims: dict[str, Claim] = {}
         self.aliases: dict[str, list[str]] = {}
         self._discovered = False
+        self._manifest: dict | None | bool = False  # False: not read yet; None: absent or stale
 
     def register(self, claim: Claim) -> Claim:
         if claim.id in self.claims and self.claims[claim.id].module != claim.module:
@@ -147,41 +158,114 @@ class Registry:
                 ids.append(claim.id)
         return claim
 
+    @staticmethod
+    def module_files(package: str = "lemmas") -> dict[str, str]:
+        """{claim module name: its file's SHA-256} for every module of ``package`` (the template excluded)."""
+        import hashlib
+
+        pkg = importlib.import_module(package)
+        out = {}
+        for info in pkgutil.walk_packages(pkg.__path__, prefix=package + "."):
+            if info.ispkg or info.name.rsplit(".", 1)[-1] == "TEMPLATE":  # lemmas/TEMPLATE.py is a model to copy
+                continue
+            spec = importlib.util.find_spec(info.name)
+            with open(spec.origin, "rb") as f:
+                out[info.name] = hashlib.sha256(f.read()).hexdigest()
+        return out
+
     def discover(self, package: str = "lemmas") -> None:
         if self._discovered:
             return
         self._discovered = True
         pkg = importlib.import_module(package)
         for info in pkgutil.walk_packages(pkg.__path__, prefix=package + "."):
-            if info.name.rsplit(".", 1)[-1] != "TEMPLATE":  # lemmas/TEMPLATE.py is a model to copy
+            if info.name.rsplit(".", 1)[-1] != "TEMPLATE":
                 importlib.import_module(info.name)
+
+    def manifest(self, package: str = "lemmas") -> dict | None:
+        """The claims package's manifest if it matches every module file, else None (read once per process)."""
+        if self._manifest is False:
+            import json
+            import os
+
+            self._manifest = None
+            try:
+                pkg = importlib.import_module(package)
+                with open(os.path.join(os.path.dirname(pkg.__file__), MANIFEST), encoding="utf-8") as f:
+                    manifest = json.load(f)
+                if manifest.get("modules") == self.module_files(package):
+                    self._manifest = manifest
+            except (OSError, ValueError, AttributeError):
+                pass
+        return self._manifest
+
+    def build_manifest(self, package: str = "lemmas") -> dict:
+        """The manifest of the claims as discovery registers them (``dev/make_manifest.py`` writes it)."""
+        self.discover(package)
+        return {"modules": self.module_files(package),
+                "claims": [dict(c.summary(), module=c.module) for c in self.all() if c.module.startswith(package)]}
 
     def all(self, paper: str | None = None) -> list[Claim]:
         self.discover()
         claims = [c for c in self.claims.values() if paper is None or c.paper == paper]
-        order = {p: k for k, p in enumerate(PAPERS)}
-        return sorted(claims, key=lambda c: (order[c.paper], _natural(c.id)))
+        return sorted(claims, key=lambda c: _order(c.id))
+
+    def summaries(self, paper: str | None = None) -> list[dict]:
+        """``Claim.summary()`` of every claim in the registry's order (from the manifest when it is fresh)."""
+        manifest = None if self._discovered else self.manifest()
+        if manifest is None:
+            return [c.summary() for c in self.all(paper)]
+        return [{k: v for k, v in c.items() if k != "module"} for c in manifest["claims"]
+                if paper is None or c["paper"] == paper]
 
     def resolve(self, name: str) -> tuple[Claim, str | None]:
         """The claim for an id, a bare number (resolved in mmts) or an alias; note says what was chosen."""
-        self.discover()
+        manifest = None if self._discovered else self.manifest()
+        if manifest is None:
+            self.discover()
+            return self._resolve_in(self.claims, self.aliases, name, self.claims.__getitem__)
+        ids = {c["id"]: c["module"] for c in manifest["claims"]}
+        ids.update({cid: c.module for cid, c in self.claims.items()})  # claims registered by hand (tests, plugins)
+        aliases: dict[str, list[str]] = {}
+        for c in manifest["claims"]:
+            for alias in c["aliases"]:
+                aliases.setdefault(alias, []).append(c["id"])
+        for alias, owners in self.aliases.items():
+            aliases.setdefault(alias, []).extend(cid for cid in owners if cid not in aliases[alias])
+
+        def load(cid: str) -> Claim:
+            if cid not in self.claims:
+                importlib.import_module(ids[cid])
+            return self.claims[cid]
+
+        return self._resolve_in(ids, aliases, name, load)
+
+    @staticmethod
+    def _resolve_in(ids, aliases: dict, name: str, load: Callable) -> tuple[Claim, str | None]:
         key = name.strip()
-        if key in self.claims:
-            return self.claims[key], None
-        if key.split(".")[0] not in PAPERS and f"{PRIMARY_PAPER}.{key}" in self.claims:
-            cid = f"{PRIMARY_PAPER}.{key}"
-            return self.claims[cid], f"'{key}' resolved to {cid} ({self.claims[cid].number} of {PRIMARY_PAPER})"
-        if key in self.aliases:
-            ids = self.aliases[key]
-            if len(ids) == 1:
-                return self.claims[ids[0]], f"alias '{key}' resolved to {ids[0]}"
-            raise UsageError(f"alias '{key}' is shared by {', '.join(ids)}: name one of them")
-        names = list(self.claims) + list(self.aliases)
+        if key in ids:
+            return load(key), None
+        if key.split(".")[0] not in PAPERS and f"{PRIMARY_PAPER}.{key}" in ids:
+            claim = load(f"{PRIMARY_PAPER}.{key}")
+            return claim, f"'{key}' resolved to {claim.id} ({claim.number} of {PRIMARY_PAPER})"
+        if key in aliases:
+            owners = aliases[key]
+            if len(owners) == 1:
+                return load(owners[0]), f"alias '{key}' resolved to {owners[0]}"
+            owners = sorted(owners, key=_order)
+            raise UsageError(f"alias '{key}' is shared by {', '.join(owners)}: name one of them")
+        names = list(ids) + list(aliases)
         close = difflib.get_close_matches(key, names, n=5, cutoff=0.5)
         hint = f"; closest: {', '.join(close)}" if close else "; see 'python -m verify list'"
         if key.lower() in PAPERS:
             hint = f"; to run a paper's claims use 'python -m verify all --paper {key.lower()}'"
         raise UsageError(f"unknown claim id '{key}'{hint}")
+
+
+def _order(cid: str):
+    """The registry's order: by paper (PAPERS), then by id with numbers compared as numbers."""
+    paper = cid.split(".")[0]
+    return (PAPERS.index(paper) if paper in PAPERS else len(PAPERS), _natural(cid))
 
 
 def _natural(cid: str):

@@ -13,13 +13,13 @@ def main(argv) -> int:
     p.add_argument("--paper", choices=PAPERS)
     p.add_argument("--json", action="store_true")
     a = p.parse_args(argv)
-    claims = REGISTRY.all(a.paper)
+    claims = REGISTRY.summaries(a.paper)
     if a.json:
-        print(json.dumps([c.summary() for c in claims], indent=2))
+        print(json.dumps(claims, indent=2))
         return 0
-    width = max((len(c.id) for c in claims), default=10)
-    wnum = max((len(c.number) for c in claims), default=10)
+    width = max((len(c["id"]) for c in claims), default=10)
+    wnum = max((len(c["number"]) for c in claims), default=10)
     for c in claims:
-        aliases = f"  [{', '.join(c.aliases)}]" if c.aliases else ""
-        print(f"{c.id:<{width}}  {c.number:<{wnum}}  {c.kind:<11} {c.title}{aliases}")
+        aliases = f"  [{', '.join(c['aliases'])}]" if c["aliases"] else ""
+        print(f"{c['id']:<{width}}  {c['number']:<{wnum}}  {c['kind']:<11} {c['title']}{aliases}")
     return 0
