@@ -5,6 +5,7 @@ direction item (``rules.decays`` of 1 − corr against ‖θ‖ at the DERIVED r
 threshold 1 but not rate 3's 1.5; the zero threshold; never a certificate; the trend note), the series, and
 ``flow_directions``' handling of a flow that reaches no radius (a stationary limit fails, anything else is a
 requirement) with the zero threshold 10^-dps."""
+import math
 from fractions import Fraction
 from types import SimpleNamespace
 
@@ -164,14 +165,28 @@ def test_direction_note_lists_the_last_four_points_and_the_end_state():
 # ----- direction_series ---------------------------------------------------------------------------------------------
 def test_direction_series_fit_only_when_asked_and_on_enough_points():
     run = _run(_power(2))
-    one = D.direction_series(run, "0")
+    one = D.direction_series(run, "0")  # 1 − corr = ‖θ‖⁻²: log10 = −2·log10 ‖θ‖
     assert len(one) == 1 and one[0].x == [1.0, 2.0, 4.0, 8.0]
-    assert [round(y, 12) for y in one[0].y] == [1.0, 0.25, 0.0625, 0.015625]
+    assert [round(y, 12) for y in one[0].y] == [round(-2 * k * math.log10(2), 12) for k in range(4)]
     two = D.direction_series(run, "0", fit=True)
     assert len(two) == 2 and two[1].label.startswith("fit slope -2.00")
-    assert [round(y, 9) for y in two[1].y] == [1.0, 0.25, 0.0625, 0.015625]
+    assert [round(y, 9) for y in two[1].y] == [round(-2 * k * math.log10(2), 9) for k in range(4)]
     short = _run(_power(2)[:3], norms=(1, 2, 4))
     assert len(D.direction_series(short, "0", fit=True)) == 1
+
+
+def test_the_figure_draws_log10_at_the_working_precision_and_names_exact_zeros():
+    """10⁻⁴⁰⁰ underflows float64 to 0.0 (a log axis would drop it): its log10 is −400, computed in arb; an exact 0
+    has no logarithm and the caption says where it is."""
+    with working_precision(30):
+        tiny = arb(10) ** -400
+        run = _run([arb(1) / 10, tiny, arb(0), tiny], norms=(1, 10, 100, 1000))
+        assert float(tiny.mid()) == 0.0 and D.log10_upper(tiny) == pytest.approx(-400, abs=1e-9)
+        fig = D.direction_figure([("0", run)], caption="c.")
+    assert fig.logx and not fig.logy and fig.ylabel.startswith("log10(1 − corr")
+    assert fig.series[0].y[:2] == [pytest.approx(-1), pytest.approx(-400)] and fig.series[0].y[2] is None
+    assert fig.caption == "c. 1 − corr = 0 exactly at ‖p‖ = 100 (no logarithm: not drawn)."
+    assert D.log10_upper(Fraction(1, 1000)) == pytest.approx(-3)
 
 
 # ----- flow_directions ----------------------------------------------------------------------------------------------

@@ -45,7 +45,7 @@ from verify.claims.registry import Parameter
 from verify.data import mmts as D
 from verify.data.dataset import Dataset
 from verify.geometry.stationarity import feasible_assumption_b_dataset
-from verify.kit.direction import direction_figure, flow_directions
+from verify.kit.direction import direction_figure, flow_directions, log10_upper
 from verify.kit.global_descent import (
     descent_hypotheses,
     divergence_evidence,
@@ -105,7 +105,7 @@ def evaluate(data: Dataset, prec: Precision, steps: int | None = None, radii=RAD
     if figure:
         gx = [float(r.mid()) for t, r in zip(run.steps, run.norms) if t > 0]
         out.figures.append(direction_figure(
-            runs, [Series("GD η = 1/L_p, p(0) = 0", gx, [float(x.mid()) for x in gd_omc], "s:")],
+            runs, [Series("GD η = 1/L_p, p(0) = 0", gx, [log10_upper(x) for x in gd_omc], "s:")],
             "Theorem 2: 1 − corr(p, p^mm) against ‖p‖", "The gradient flow (GD's limit as η → 0) deep into "
             "saturation; GD with η = 1/L_p covers the first few units of norm."))
         out.figures.append(Figure("norm", "Theorem 2 (ii): ‖p(t)‖ against t", "t", "‖p(t)‖",

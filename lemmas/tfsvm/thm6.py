@@ -49,7 +49,7 @@ from verify.claims.registry import Parameter
 from verify.data import tfsvm as D
 from verify.data.dataset import Dataset
 from verify.kit.assumptions import assumption_a, step_size, w_mm_hypotheses
-from verify.kit.direction import direction_figure, flow_directions
+from verify.kit.direction import direction_figure, flow_directions, log10_upper
 from verify.kit.global_descent import gd_checkpoints, step_size_W
 from verify.kit.good_start import assumption_c, good_start_dataset, gradient_at_zero
 from verify.models.attention import LinearLogitModel, dot, one_minus_corr
@@ -123,7 +123,7 @@ def evaluate(data: Dataset, prec: Precision, require_c: bool = True, loss: str =
         runs += got
         if scale and norm1 > 0:
             extra.append(Series(f"GD, {name}: W(1), W({gd_steps + 1})", [norm1, float(run.norms[-1].mid())],
-                                [float(one_minus_corr(w, qa).mid()) for w in (w1, run.points[-1])], "s"))
+                                [log10_upper(one_minus_corr(w, qa)) for w in (w1, run.points[-1])], "s"))
         if any(e.decide() is False for e in out.evidence[before:]):
             break  # a first step the statement covers fails: the ladder stops
     if runs:

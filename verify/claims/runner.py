@@ -347,3 +347,14 @@ def check(claim_id: str, data=None, precision: int = 50, **options) -> Verdict:
         claim = dataclasses.replace(claim, check=functools.partial(claim.check, **options))
     datasets = [coerce_dataset(data)] if data is not None else claim.default_datasets(seed=0)
     return run_claim(claim, datasets, dps=precision)
+
+
+def run_unit(claim_id: str, data, dps: int, scale: int = 1) -> DatasetRun:
+    """One (claim, dataset) unit of ``verify all`` as a worker runs it (a local process or a Dask task): the claim
+    by id, its region searches' budget × ``scale`` (--prove), the run frozen for the trip back (no arb balls)."""
+    from verify.claims.registry import REGISTRY
+    from verify.numbers.regions import budget_scale
+
+    claim, _ = REGISTRY.resolve(claim_id)
+    with budget_scale(scale):
+        return run_dataset(claim, data, dps).freeze(dps)

@@ -205,24 +205,18 @@ def _worker_init(started=None) -> None:
     from threadpoolctl import threadpool_limits
 
     threadpool_limits(1)  # one BLAS thread per worker: the workers already fill the cores
-    from verify.claims import REGISTRY
-
-    REGISTRY.discover()
+    # claims are imported as the tasks name them (the registry's manifest): a worker imports only what it runs
 
 
 def _run_task(claim_id: str, data, dps: int, scale: int = 1):
-    from verify.claims import REGISTRY
-    from verify.claims.runner import run_dataset
-    from verify.numbers.regions import budget_scale
+    from verify.claims.runner import run_unit
 
-    claim, _ = REGISTRY.resolve(claim_id)
     if _started is not None:
         try:  # one short write: atomic on a pipe, so the workers need no lock (no semaphore to leak)
             _started.send_bytes(claim_id.encode())
         except OSError:
             pass  # the parent is gone or stopped listening: only the progress line is lost
-    with budget_scale(scale):  # --prove: the region searches' budget, as in the serial path
-        return run_dataset(claim, data, dps).freeze(dps)
+    return run_unit(claim_id, data, dps, scale)  # scale: --prove's region budget, as in the serial path
 
 
 def _parallel(claims, a, jobs, finished, latch, running, status) -> None:

@@ -1,12 +1,14 @@
 """``--scheduler tcp://HOST:PORT``: ``verify all`` and ``verify hunt`` on a Dask distributed cluster.
 
 Imported only when ``--scheduler`` is given (Dask is the optional extra ``.[cluster]``; the default path never
-imports it). The units are the local ones: ``all`` submits the (claim, dataset) runs of ``verify.cli.all._run_task``
-and merges them as the local pool does (``combine`` per claim, printed and indexed in the registry's order);
+imports it). The units are the local ones: ``all`` submits the (claim, dataset) runs (``verify.claims.runner.run_unit``,
+as the local workers run them) and merges them as the local pool does (``combine`` per claim, printed and indexed in the registry's order);
 ``hunt`` submits (claim, seed block) searches (``verify.search.hunt.search_seeds``), so no two workers draw the same
 examples, and the find of the lowest seed wins once every lower seed is done — the same result for any number of
 workers. Every task is submitted with ``pure=False, retries=2`` (a task that fails is run again; a lost worker's
-tasks are re-run by the scheduler). Ctrl-C / SIGTERM cancels the cluster's futures; what was written stays.
+tasks are re-run by the scheduler). Ctrl-C / SIGTERM cancels the cluster's futures; what was written stays. A
+running hunt block stops at its next example once the client has its answer (a Dask ``Event``); a running
+(claim, dataset) of ``all`` finishes on its worker (a claim's check has no such hook), its result unused.
 
 A worker process runs one task at a time (the working precision is process-wide): start workers with
 ``--nthreads 1`` and as many ``--nworkers`` as cores; a worker with more threads still runs its tasks one by one.
@@ -73,22 +75,28 @@ def _claim(ref):
 
 
 def _dataset_task(claim_id: str, data, dps: int, scale: int):
-    from verify.cli.all import _run_task
+    from verify.claims.runner import run_unit
 
     with _one_at_a_time:
-        return _run_task(claim_id, data, dps, scale)
+        return run_unit(claim_id, data, dps, scale)
 
 
-def _seeds_task(claim_ref, seeds: list, dps: int, batch: int, seconds: float | None):
+def _seeds_task(claim_ref, seeds: list, dps: int, batch: int, seconds: float | None, stop_event: str | None = None):
     import warnings
 
     from hypothesis.errors import HypothesisDeprecationWarning
 
     from verify.search.hunt import search_seeds
 
+    stop = None
+    if stop_event is not None:  # set by the client once it has its answer: this block stops between examples
+        from distributed import Event
+
+        event = Event(stop_event)
+        stop = event.is_set
     with _one_at_a_time, warnings.catch_warnings():  # the worker's own threads use `random`: hypothesis would
         warnings.simplefilter("ignore", HypothesisDeprecationWarning)  # warn that the strategy did (it does not)
-        return search_seeds(_claim(claim_ref), seeds, dps=dps, batch=batch, seconds=seconds)
+        return search_seeds(_claim(claim_ref), seeds, dps=dps, batch=batch, seconds=seconds, stop=stop)
 
 
 def _finished_futures(futures):
@@ -145,10 +153,15 @@ def hunt_blocks(client, claim_ref, budget: float, dps: int, seeds: int | None = 
     """Seed blocks [s, s + block) of one claim on the cluster until ``budget`` seconds pass, every seed of
     ``seeds`` (if given) is searched, or a find has every lower seed searched. Returns (seed | None,
     dataset | None, tried), tried counted over the blocks up to the find (so the same for any number of workers)."""
+    import uuid
+
+    from distributed import Event
+
     deadline = time.monotonic() + budget
     width = 2 * max(1, len(client.scheduler_info(n_workers=-1).get("workers", {})))  # blocks in flight
     futures, results = {}, {}  # future -> first seed; first seed -> (seed, found, tried)
     next_seed = 0
+    stop = Event(f"verify-hunt-{uuid.uuid4().hex}", client=client)  # the running blocks stop when it is set
 
     def answer():
         """The lowest-seed find whose lower blocks are all done, or None while that is not known yet."""
@@ -169,7 +182,8 @@ def hunt_blocks(client, claim_ref, budget: float, dps: int, seeds: int | None = 
             while len(futures) < width and (seeds is None or next_seed < seeds) and answer() is None \
                     and not any(r[1] is not None for r in results.values()):
                 chunk = list(range(next_seed, next_seed + block if seeds is None else min(seeds, next_seed + block)))
-                f = client.submit(_seeds_task, claim_ref, chunk, dps, batch, remaining, pure=False, retries=2)
+                f = client.submit(_seeds_task, claim_ref, chunk, dps, batch, remaining, stop.name,
+                                  pure=False, retries=2)
                 futures[f] = next_seed
                 next_seed += len(chunk)
             if answer() is not None or not futures:
@@ -184,6 +198,7 @@ def hunt_blocks(client, claim_ref, budget: float, dps: int, seeds: int | None = 
                 if progress:
                     progress(results[start][2])
     finally:
+        stop.set()  # the blocks still running end at their next example (cancel alone cannot stop a running task)
         client.cancel(list(futures), force=True)
     win = answer()
     if win is None:  # out of time (or seeds): the lowest find among the blocks done, if any

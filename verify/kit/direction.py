@@ -77,15 +77,39 @@ def direction_evidence(run: FlowCheckpoints, quantity: str, decide: bool = True,
     return Evidence(quantity, run.omc[-1], rule=rule, enclosed=False, note=(head + "; " if head else "") + trend)
 
 
+def log10_upper(x) -> float | None:
+    """log10 of |x|'s upper bound, computed at the working precision (a value of 10^−400 is −400, never a float
+    that underflowed to 0); None for an exact 0, which has no logarithm."""
+    u = arb(abs(to_arb(x)).upper()) if not isinstance(x, arb) else arb(abs(x).upper())
+    if u == 0:
+        return None
+    return float(u.log_base(10).mid())
+
+
 def direction_series(run: FlowCheckpoints, label: str, fit: bool = False) -> list[Series]:
-    """1 − corr against ‖θ‖ (log–log), with the fitted power law over the last ``rules.TAIL_POINTS``."""
+    """log10(1 − corr) against ‖θ‖ (log x axis), with the fitted power law over the last ``rules.TAIL_POINTS``."""
     xs = [float(x.mid()) for x in run.norms]
-    out = [Series(f"gradient flow from {label}", xs, [float(x.mid()) for x in run.omc], "-o")]
+    out = [Series(f"gradient flow from {label}", xs, [log10_upper(x) for x in run.omc], "-o")]
     k = rules.TAIL_POINTS
     slope, icpt = fit_loglog(run.norms[-k:], run.omc[-k:]) if fit and len(run.omc) >= k else (None, None)
     if slope is not None:
-        out.append(Series(f"fit slope {slope:.2f}", xs[-k:], [math.exp(icpt) * x ** slope for x in xs[-k:]], "--"))
+        out.append(Series(f"fit slope {slope:.2f}", xs[-k:],
+                          [(icpt + slope * math.log(x)) / math.log(10) for x in xs[-k:]], "--"))
     return out
+
+
+def direction_figure(runs, extra=(), title: str = "1 − corr(θ, q) against ‖θ‖", caption: str = "",
+                     symbol: str = "p", target: str = "p^mm") -> Figure:
+    """log10(1 − corr) against ‖θ‖ (log x axis) for every flow (the fit on the run from "0"), plus ``extra``: the
+    logarithm taken at the working precision, so values far below float64's range are drawn where they are; an
+    exact 0 (no logarithm) is named in the caption, never dropped silently."""
+    series = [s for label, run in runs for s in direction_series(run, label, fit=label == "0")]
+    zeros = [f"{float(n.mid()):g}" for _, run in runs for n, v in zip(run.norms, run.omc) if log10_upper(v) is None]
+    if zeros:
+        caption = (caption + " " if caption else "") + f"1 − corr = 0 exactly at ‖{symbol}‖ = {', '.join(zeros)} " \
+                                                        "(no logarithm: not drawn)."
+    return Figure("direction", title, f"‖{symbol}‖", f"log10(1 − corr({symbol}, {target})) (ball's upper end)", series + list(extra),
+                  logx=True, caption=caption)
 
 
 def flow_directions(out, data, targets, inits, radii, dps: int, *, decide: bool, why_not: str = "",
@@ -113,11 +137,3 @@ def flow_directions(out, data, targets, inits, radii, dps: int, *, decide: bool,
                                    decide=decide, why_not=why_not, zero=arb(10) ** -dps))
         runs.append((label, flow))
     return runs
-
-
-def direction_figure(runs, extra=(), title: str = "1 − corr(θ, q) against ‖θ‖", caption: str = "",
-                     symbol: str = "p", target: str = "p^mm") -> Figure:
-    """1 − corr against ‖θ‖ on log–log axes for every flow (the fit on the run from "0"), plus ``extra``."""
-    series = [s for label, run in runs for s in direction_series(run, label, fit=label == "0")]
-    return Figure("direction", title, f"‖{symbol}‖", f"1 − corr({symbol}, {target})", series + list(extra),
-                  logx=True, logy=True, caption=caption)

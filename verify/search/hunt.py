@@ -88,17 +88,18 @@ class _OutOfTime(Exception):
     """The budget ended inside a hypothesis batch (a batch may take minutes)."""
 
 
-def _violation_test(claim, dps: int, deadline: float | None, progress=None):
+def _violation_test(claim, dps: int, deadline: float | None, progress=None, stop=None):
     """(violated, tried): ``violated(data)`` runs the claim's check once and says whether it is VIOLATED (a dataset
     the check cannot handle is not a counterexample); ``tried()`` counts the datasets checked. Past ``deadline``
-    (time.monotonic) it raises _OutOfTime, so the budget binds inside a batch too."""
+    (time.monotonic), or once ``stop()`` says so (a cluster's hunt that has its answer), it raises _OutOfTime, so
+    the budget binds inside a batch too."""
     from verify.claims import VIOLATED
     from verify.claims.runner import _run_once
 
     count = [0]
 
     def violated(data: Dataset) -> bool:
-        if deadline is not None and time.monotonic() >= deadline:
+        if (deadline is not None and time.monotonic() >= deadline) or (stop is not None and stop()):
             raise _OutOfTime
         count[0] += 1
         if progress:
@@ -139,17 +140,17 @@ def hunt(claim, budget: float, dps: int = 30, batch: int = 40, progress=None, ou
     return None, tried()
 
 
-def search_seeds(claim, seeds, dps: int = 30, batch: int = 40, seconds: float | None = None):
+def search_seeds(claim, seeds, dps: int = 30, batch: int = 40, seconds: float | None = None, stop=None):
     """The seeded search (``hunt --seeds``, and one task of ``hunt --scheduler``): for each seed in order, one
     hypothesis search of ``batch`` examples drawn from ``random.Random(seed)`` — the same seed draws the same examples
     on any machine (the settings start from hypothesis's "default" profile, never a loaded one) — and the first
-    VIOLATED one shrunk. Stops at the first seed with a find, or when ``seconds`` have passed (a partial block: its
-    finds, if any, still count). Returns (seed | None, dataset | None, tried)."""
+    VIOLATED one shrunk. Stops at the first seed with a find, or when ``seconds`` have passed or ``stop()`` is true
+    (a partial block: its finds, if any, still count). Returns (seed | None, dataset | None, tried)."""
     import random
 
     strategy = candidates(claim)
     deadline = None if seconds is None else time.monotonic() + seconds
-    violated, tried = _violation_test(claim, dps, deadline)
+    violated, tried = _violation_test(claim, dps, deadline, stop=stop)
     for seed in seeds:
         try:
             found = find(strategy, violated, random=random.Random(seed),
