@@ -17,3 +17,22 @@ def one_line(err: str) -> str:
     lines = [line for line in err.splitlines() if line.strip()]
     assert len(lines) == 1 and "Traceback" not in err, err
     return lines[0]
+
+
+def comparable(verdicts):
+    """Everything but the run times (``seconds``, and the integrators' timings inside notes) and a provenance's
+    date and command line (which name --jobs or --scheduler and the report folder): two runs of the same work
+    compare equal."""
+    import re
+
+    def strip(x):
+        if isinstance(x, dict):
+            drop = {"seconds"} | ({"date", "command"} if "toolkit" in x else set())
+            return {k: strip(v) for k, v in x.items() if k not in drop}
+        if isinstance(x, list):
+            return [strip(v) for v in x]
+        if isinstance(x, str):
+            return re.sub(r"\b\d+\.\d+ s\b", "… s", x)
+        return x
+
+    return strip(verdicts)

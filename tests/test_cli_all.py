@@ -5,6 +5,7 @@ import subprocess
 import sys
 
 import pytest
+from cli_helpers import comparable
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
@@ -13,22 +14,6 @@ def run(*args):
     proc = subprocess.run([sys.executable, "-m", "verify", *args], cwd=ROOT, capture_output=True, text=True,
                           timeout=600)
     return proc.returncode, proc.stdout, proc.stderr
-
-
-def _comparable(verdicts):
-    """Everything but the run times (``seconds``, and the integrators' timings inside notes)."""
-    import re
-
-    def strip(x):
-        if isinstance(x, dict):
-            return {k: strip(v) for k, v in x.items() if k != "seconds"}
-        if isinstance(x, list):
-            return [strip(v) for v in x]
-        if isinstance(x, str):
-            return re.sub(r"\b\d+\.\d+ s\b", "… s", x)
-        return x
-
-    return strip(verdicts)
 
 
 #: a quick slice of irgf (several datasets per claim, exact and ball items, one VIOLATED-free mix): the whole paper
@@ -45,7 +30,7 @@ def test_parallel_run_equals_the_serial_one(tmp_path):
     one, two = json.loads(out1), json.loads(out2)
     assert [v["claim"] for v in one] == [v["claim"] for v in two]  # the registry's order
     assert len(one) == len(SLICE.split(",")) and [v["claim"] for v in one] != SLICE.split(",")  # not the flag's
-    assert _comparable(one) == _comparable(two)
+    assert comparable(one) == comparable(two)
     index = json.loads((tmp_path / "rep" / "index.json").read_text())
     assert index["complete"] is True and index["interrupted"] is None and index["not_run"] == []
     assert [v["claim"] for v in index["verdicts"]] == [v["claim"] for v in one]

@@ -11,31 +11,13 @@ import sys
 import time
 
 import pytest
-from cli_helpers import one_line
+from cli_helpers import comparable, one_line
 
 from verify.cli.main import main
 
 pytestmark = pytest.mark.xdist_group("cluster")  # one LocalCluster for the module (pytest runs --dist loadgroup)
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 SLICE = "irgf.asm1,irgf.asm2,irgf.prop.lift"  # cheap claims, several datasets each (one VIOLATED-free mix)
-
-
-def _comparable(verdicts):
-    """Everything but the run times (``seconds``, and timings inside notes) and the provenance's date and command
-    line (which names --jobs or --scheduler and the report folder)."""
-    import re
-
-    def strip(x):
-        if isinstance(x, dict):
-            drop = {"seconds"} | ({"date", "command"} if "toolkit" in x else set())
-            return {k: strip(v) for k, v in x.items() if k not in drop}
-        if isinstance(x, list):
-            return [strip(v) for v in x]
-        if isinstance(x, str):
-            return re.sub(r"\b\d+\.\d+ s\b", "… s", x)
-        return x
-
-    return strip(verdicts)
 
 
 def test_the_default_path_never_imports_dask():
@@ -98,13 +80,13 @@ def test_the_cluster_run_equals_the_local_one(cluster, capsys, tmp_path):
     assert code1 == code2 == 0
     one, two = json.loads(out1), json.loads(out2)
     assert [v["claim"] for v in two] == ["irgf.asm1", "irgf.asm2", "irgf.prop.lift"]  # the registry's order
-    assert _comparable(one) == _comparable(two)
+    assert comparable(one) == comparable(two)
     i1, i2 = (json.loads((tmp_path / d / "index.json").read_text()) for d in ("one", "two"))
     assert i2["complete"] is True and i2["interrupted"] is None and i2["not_run"] == []
-    assert _comparable(i1) == _comparable(i2)
+    assert comparable(i1) == comparable(i2)
     for v in two:  # each claim's JSON twin is the local one's
         r1, r2 = (json.loads((tmp_path / d / f"{v['claim']}.json").read_text()) for d in ("one", "two"))
-        assert _comparable(r1) == _comparable(r2)
+        assert comparable(r1) == comparable(r2)
 
 
 def test_a_worker_killed_mid_run_is_replaced_and_the_run_completes(cluster):
