@@ -127,3 +127,4 @@ def test_a_hunt_find_is_the_same_for_any_number_of_workers_and_blocks(cluster, t
     assert code == 1 and "confirmed VIOLATED at 50 digits" in out and f"after {serial[2]} datasets" in out
     saved = list(tmp_path.glob("irgf.asm2-*.json"))
     assert len(saved) == 1 and main(["irgf.asm2", "--data", str(saved[0])]) == 1  # replays as VIOLATED
+

@@ -2,8 +2,11 @@
 import subprocess
 import sys
 
+import pytest
+
 from lemmas.mmts import lemma3
 from verify.claims import Claim, run_claim
+from verify.cli.main import main
 from verify.data.dataset import load_dataset
 from verify.search.hunt import hunt, save_counterexample
 
@@ -34,3 +37,27 @@ def test_hunt_cli_bad_budget():
     proc = subprocess.run([sys.executable, "-m", "verify", "hunt", "mmts.lemma3", "--budget", "-1"],
                           capture_output=True, text=True, timeout=60)
     assert proc.returncode == 2 and "Traceback" not in proc.stderr
+
+
+def test_hunt_all_hunts_every_claim_in_order_with_a_shared_budget(monkeypatch, tmp_path, capsys):
+    """``hunt all`` (no cluster): every claim of the registry in its order, each given the time left over the claims
+    left; two assumptions that a seed-0 search breaks: both finds saved, exit 1 (VIOLATED wins)."""
+    from verify.claims import REGISTRY
+    from verify.cli import hunt as hunt_cli
+
+    chosen = [REGISTRY.resolve(c)[0] for c in ("irgf.asm1", "irgf.asm2")]
+    monkeypatch.setattr(REGISTRY, "all", lambda paper=None: chosen)
+    shares = []
+    real = hunt_cli._hunt_one
+
+    def recorded(claim, budget, *rest):
+        shares.append(budget)
+        return real(claim, budget, *rest)
+
+    monkeypatch.setattr(hunt_cli, "_hunt_one", recorded)
+    assert main(["hunt", "all", "--seeds", "1", "--budget", "2m", "--out", str(tmp_path)]) == 1
+    out = capsys.readouterr().out
+    assert out.index("irgf.asm1: counterexample") < out.index("irgf.asm2: counterexample")
+    assert shares[0] == pytest.approx(60, abs=1)  # 120 s over 2 claims; the second gets what the first left
+    assert 60 <= shares[1] <= 120
+    assert sorted(p.name.split("-")[0] for p in tmp_path.glob("*.json")) == ["irgf.asm1", "irgf.asm2"]
