@@ -23,6 +23,7 @@ from verify.errors import VerifyError
 
 CONNECT_TIMEOUT = 10.0  # seconds: an unreachable scheduler is an error after this, never a hang
 POLL = 0.2  # seconds between looks at the futures (signals are checked in between)
+GRACE = 10.0  # seconds past a hunt's deadline to collect the blocks that stop at it (their datasets count)
 
 
 class SchedulerUnreachable(VerifyError):
@@ -81,7 +82,7 @@ def _dataset_task(claim_id: str, data, dps: int, scale: int):
         return run_unit(claim_id, data, dps, scale)
 
 
-def _seeds_task(claim_ref, seeds: list, dps: int, batch: int, seconds: float | None, stop_event: str | None = None):
+def _seeds_task(claim_ref, seeds: list, dps: int, batch: int, until: float | None, stop_event: str | None = None):
     import warnings
 
     from hypothesis.errors import HypothesisDeprecationWarning
@@ -96,6 +97,7 @@ def _seeds_task(claim_ref, seeds: list, dps: int, batch: int, seconds: float | N
         stop = event.is_set
     with _one_at_a_time, warnings.catch_warnings():  # the worker's own threads use `random`: hypothesis would
         warnings.simplefilter("ignore", HypothesisDeprecationWarning)  # warn that the strategy did (it does not)
+        seconds = None if until is None else until - time.time()  # the hunt's deadline, however long it queued
         return search_seeds(_claim(claim_ref), seeds, dps=dps, batch=batch, seconds=seconds, stop=stop)
 
 
@@ -158,6 +160,7 @@ def hunt_blocks(client, claim_ref, budget: float, dps: int, seeds: int | None = 
     from distributed import Event
 
     deadline = time.monotonic() + budget
+    until = time.time() + budget  # the same deadline on the workers' clocks (a queued block honours it too)
     width = 2 * max(1, len(client.scheduler_info(n_workers=-1).get("workers", {})))  # blocks in flight
     futures, results = {}, {}  # future -> first seed; first seed -> (seed, found, tried)
     next_seed = 0
@@ -182,7 +185,7 @@ def hunt_blocks(client, claim_ref, budget: float, dps: int, seeds: int | None = 
             while len(futures) < width and (seeds is None or next_seed < seeds) and answer() is None \
                     and not any(r[1] is not None for r in results.values()):
                 chunk = list(range(next_seed, next_seed + block if seeds is None else min(seeds, next_seed + block)))
-                f = client.submit(_seeds_task, claim_ref, chunk, dps, batch, remaining, stop.name,
+                f = client.submit(_seeds_task, claim_ref, chunk, dps, batch, until, stop.name,
                                   pure=False, retries=2)
                 futures[f] = next_seed
                 next_seed += len(chunk)
@@ -195,6 +198,15 @@ def hunt_blocks(client, claim_ref, budget: float, dps: int, seeds: int | None = 
             for f in done:
                 start = futures.pop(f)
                 results[start] = f.result()
+                if progress:
+                    progress(results[start][2])
+        if answer() is None:  # out of time: the running blocks end at the deadline themselves; count what they did
+            for f, start in list(futures.items()):
+                try:
+                    results[start] = f.result(timeout=max(0.0, deadline + GRACE - time.monotonic()))
+                except Exception:  # noqa: BLE001 — late, lost or failed: that block's datasets are not counted
+                    continue
+                futures.pop(f)
                 if progress:
                     progress(results[start][2])
     finally:
