@@ -42,7 +42,8 @@ def _cluster(workers: int):
     from distributed import Client, LocalCluster
 
     os.environ["PYTHONPATH"] = ROOT + os.pathsep + os.environ.get("PYTHONPATH", "")
-    local = LocalCluster(n_workers=workers, threads_per_worker=1, processes=True, dashboard_address=None)
+    local = LocalCluster(n_workers=workers, threads_per_worker=1, processes=True, dashboard_address=None,
+                         worker_dashboard_address=None)
     return local, Client(local.scheduler_address, set_as_default=False)
 
 

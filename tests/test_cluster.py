@@ -58,7 +58,8 @@ def cluster():
     old = os.environ.get("PYTHONPATH")
     os.environ["PYTHONPATH"] = ROOT + (os.pathsep + old if old else "")  # the workers import this checkout
     try:
-        local = LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None)
+        local = LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None,
+                             worker_dashboard_address=None)
     finally:
         if old is None:
             del os.environ["PYTHONPATH"]
