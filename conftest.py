@@ -5,3 +5,24 @@ checkout that cannot be written is no error: Python then just compiles in memory
 import sys
 
 sys.dont_write_bytecode = False
+
+
+import flint  # noqa: E402
+import mpmath  # noqa: E402
+import pytest  # noqa: E402
+
+#: mpmath digits every test starts with. Several test modules set ``mpmath.mp.dps`` at import, and others inside a
+#: test without restoring it: which value a test saw depended on which modules its xdist worker imported last and
+#: which tests ran before it (CI failed once on two reference values computed at ~24 digits). Each test now starts
+#: at this precision and leaves mpmath's and flint's as it found them.
+TEST_MPMATH_DPS = 50
+
+
+@pytest.fixture(autouse=True)
+def _isolated_precision():
+    old_mp, old_flint = mpmath.mp.prec, flint.ctx.prec
+    mpmath.mp.dps = TEST_MPMATH_DPS
+    try:
+        yield
+    finally:
+        mpmath.mp.prec, flint.ctx.prec = old_mp, old_flint
