@@ -163,24 +163,18 @@ class Registry:
         """{claim module name: its file's SHA-256} for every module of ``package`` (the template excluded)."""
         import hashlib
 
-        pkg = importlib.import_module(package)
         out = {}
-        for info in pkgutil.walk_packages(pkg.__path__, prefix=package + "."):
-            if info.ispkg or info.name.rsplit(".", 1)[-1] == "TEMPLATE":  # lemmas/TEMPLATE.py is a model to copy
-                continue
-            spec = importlib.util.find_spec(info.name)
-            with open(spec.origin, "rb") as f:
-                out[info.name] = hashlib.sha256(f.read()).hexdigest()
+        for name in _claim_modules(package, packages=False):
+            with open(importlib.util.find_spec(name).origin, "rb") as f:
+                out[name] = hashlib.sha256(f.read()).hexdigest()
         return out
 
     def discover(self, package: str = "lemmas") -> None:
         if self._discovered:
             return
         self._discovered = True
-        pkg = importlib.import_module(package)
-        for info in pkgutil.walk_packages(pkg.__path__, prefix=package + "."):
-            if info.name.rsplit(".", 1)[-1] != "TEMPLATE":
-                importlib.import_module(info.name)
+        for name in _claim_modules(package):
+            importlib.import_module(name)
 
     def manifest(self, package: str = "lemmas") -> dict | None:
         """The claims package's manifest if it matches every module file, else None (read once per process)."""
@@ -260,6 +254,15 @@ class Registry:
         if key.lower() in PAPERS:
             hint = f"; to run a paper's claims use 'python -m verify all --paper {key.lower()}'"
         raise UsageError(f"unknown claim id '{key}'{hint}")
+
+
+def _claim_modules(package: str, packages: bool = True):
+    """The module names under ``package`` in walk order (its subpackages too unless ``packages`` is False), the
+    template excluded (lemmas/TEMPLATE.py is a model to copy)."""
+    pkg = importlib.import_module(package)
+    for info in pkgutil.walk_packages(pkg.__path__, prefix=package + "."):
+        if (packages or not info.ispkg) and info.name.rsplit(".", 1)[-1] != "TEMPLATE":
+            yield info.name
 
 
 def _order(cid: str):
