@@ -36,7 +36,7 @@ from __future__ import annotations
 import itertools
 from fractions import Fraction
 
-from hypothesis import assume, event, example, given, note, settings
+from hypothesis import assume, event, example, given, note
 from hypothesis import strategies as st
 
 from lemmas.tfsvm import (
@@ -55,7 +55,7 @@ from lemmas.tfsvm import (
     thm9,
     thm10,
 )
-from properties.strategies import datasets, save_failure
+from properties.strategies import datasets, examples, save_failure
 from verify import Dataset
 from verify.data import tfsvm as D
 from verify.geometry.tfsvm import certified_feasible
@@ -190,7 +190,7 @@ def _agrees(out, data, seq2seq, claim_id):
                              f"dataset saved to {save_failure(data, claim_id)}")
 
 
-@settings(max_examples=30, deadline=None)
+@examples(30)
 @given(single_query_data())
 @example(D.d_t2()).via("the spec's D-T2 (mechanism: α = (1, 1))")
 @example(lemma5.flaw_t3()).via("constructed, T = 3")
@@ -201,7 +201,7 @@ def test_lemma5_violated_iff_empty_support_mechanism(data):
     _agrees(out, data, False, "tfsvm.lemma5")
 
 
-@settings(max_examples=25, deadline=None)
+@examples(25)
 @given(seq2seq_data())
 @example(lemma16.flaw_pair()).via("constructed, low = ∅")
 @example(lemma16.random_seed(6)).via("low ≠ ∅, κ(α) < 0 finite")
@@ -256,7 +256,7 @@ def _kkt_support(gam, lam) -> int:
     return ks[0]
 
 
-@settings(max_examples=40, deadline=None)
+@examples(40)
 @given(lemma6_data())
 def test_lemma6_support_is_the_breakpoint_count(case):
     data, gam, lam, taus = case
@@ -311,7 +311,7 @@ def s2s_data(draw, max_T=3):
     return data
 
 
-@settings(max_examples=10, deadline=None)
+@examples(10)
 @given(with_queries(max_n=2, max_T=3, max_d=3, unique_opt=False), st.sampled_from([0, 1]))
 def test_thm8_never_violated(data, noisy):
     """σ = 0: the dataset itself, generic or NOT_APPLICABLE (exact); σ = 1/10: two seeded noise draws."""
@@ -320,7 +320,7 @@ def test_thm8_never_violated(data, noisy):
     _never_violated("tfsvm.thm8", out, data)
 
 
-@settings(max_examples=8, deadline=None)
+@examples(8)
 @given(with_queries(max_n=2, max_T=3, max_d=2, unique_opt=False))
 def test_lemma13_never_violated(data):
     with working_precision(25) as prec:
@@ -328,7 +328,7 @@ def test_lemma13_never_violated(data):
     _never_violated("tfsvm.lemma13", out, data)
 
 
-@settings(max_examples=8, deadline=None)
+@examples(8)
 @given(with_queries(max_n=2, max_T=3, max_d=2, unique_opt=False))
 def test_lemma14_never_violated(data):
     with working_precision(25) as prec:
@@ -336,7 +336,7 @@ def test_lemma14_never_violated(data):
     _never_violated("tfsvm.lemma14", out, data)
 
 
-@settings(max_examples=4, deadline=None)
+@examples(4)
 @given(with_queries(max_n=2, max_T=3, max_d=2))
 def test_thm7_never_violated(data):
     with working_precision(25) as prec:
@@ -344,7 +344,7 @@ def test_thm7_never_violated(data):
     _never_violated("tfsvm.thm7", out, data)
 
 
-@settings(max_examples=4, deadline=None)
+@examples(4)
 @given(with_queries(max_n=2, max_T=3, max_d=2))
 def test_thm9_never_violated(data):
     with working_precision(25) as prec:
@@ -352,7 +352,7 @@ def test_thm9_never_violated(data):
     _never_violated("tfsvm.thm9", out, data)
 
 
-@settings(max_examples=4, deadline=None)
+@examples(4)
 @given(s2s_data())
 def test_thm10_never_violated(data):
     with working_precision(25) as prec:
@@ -360,7 +360,7 @@ def test_thm10_never_violated(data):
     _never_violated("tfsvm.thm10", out, data)
 
 
-@settings(max_examples=4, deadline=None)
+@examples(4)
 @given(s2s_data())
 def test_cor1_never_violated(data):
     with working_precision(25) as prec:
@@ -368,7 +368,7 @@ def test_cor1_never_violated(data):
     _never_violated("tfsvm.cor1", out, data)
 
 
-@settings(max_examples=4, deadline=None)
+@examples(4)
 @given(s2s_data())
 def test_cor2_corrected_order_never_violated(data):
     with working_precision(25) as prec:
@@ -376,16 +376,17 @@ def test_cor2_corrected_order_never_violated(data):
     _never_violated("tfsvm.cor2", out, data)
 
 
-@settings(max_examples=4, deadline=None)
+@examples(4)
 @given(with_queries(max_n=2, max_T=3, max_d=2))
 def test_conj2_never_violated(data):
-    """Small data meet B.1 and D often (n = 1, T = 2: always); GD from 0, one random and one α-ray start."""
+    """Small data meet B.1 and D often (n = 1, T = 2: always); GD from 0, one random and one α-ray start. Flows of at
+    most 200 steps (the default datasets need ≤ 100; a near-tie at scale 10³ needs ~10⁵: INCONCLUSIVE)."""
     with working_precision(25) as prec:
-        out = conj2.evaluate(data, prec, depth=50)
+        out = conj2.evaluate(data, prec, depth=50, max_steps=200)
     _never_violated("tfsvm.conj2", out, data)
 
 
-@settings(max_examples=3, deadline=None)
+@examples(3)
 @given(st.integers(0, 10**6))
 def test_conj1_never_violated_on_protocol_trials(seed):
     """The paper's protocol at d = 4 on other seeds (a trial with all labels +1 is skipped, as the protocol does)."""
@@ -396,7 +397,7 @@ def test_conj1_never_violated_on_protocol_trials(seed):
     _never_violated("tfsvm.conj1", out, data)
 
 
-@settings(max_examples=2, deadline=None)
+@examples(2)
 @given(st.integers(2, 10**6))
 def test_kq_gd_never_violated_on_protocol_trials(seed):
     """The authors' protocol (unit-sphere data, n = 3, T = 4, d = 4) on other seeds, 300 iterations."""
@@ -406,7 +407,7 @@ def test_kq_gd_never_violated_on_protocol_trials(seed):
     _never_violated("tfsvm.aux.kq-gd-empirical", out, data)
 
 
-@settings(max_examples=3, deadline=None)
+@examples(3)
 @given(with_queries(max_n=2, max_T=3, max_d=2).flatmap(small_scale))
 @example(Dataset.make(X=[[["1/1000", 0], [0, "1/1000"]]], z=[[0, "1/1000"]], Y=[1], v=[1, 0], name="kq-small")).via(
     "the hunt's find: a run that never leaves its start")

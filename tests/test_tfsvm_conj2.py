@@ -84,3 +84,15 @@ def test_d_and_b1_hold_with_one_constraint_per_sequence():
         assert assumption_b1(gmm(data, "W", 30)).met is True
         h, sels = assumption_d(data, 30)
     assert h.met is True and len(sels) == 2
+
+
+def test_a_flow_out_of_budget_is_inconclusive_never_a_hang():
+    # Found by the property search: a near-tie (10⁻⁶ apart) at scale 10³ (n = 1, T = 2; B.1 and D hold) needs ~10⁵
+    # flow steps of ~20 ms to reach 50·‖W^mm‖_F. The flows stop at their step budget and the verdict names it.
+    data = Dataset.make(X=[[[F(-25000, 9), F(20000, 7)], [F(-24999999991, 9000000), F(20000000007, 7000000)]]],
+                        Y=[1], v=[F(18, 11), F(-19, 9)], name="near-tie-at-scale-1000")
+    with working_precision(25) as prec:
+        out = conj2.evaluate(data, prec, depth=50, max_steps=40)
+    d = out.decision()
+    assert d.verdict == "INCONCLUSIVE" and any("every flow reached" in r and "max_steps" in r for r in d.reasons), \
+        d.reasons

@@ -141,11 +141,11 @@ def kq_records(out, data, omega0, target):
 def direct_records(out, data, param: str, res, target, dps: int):
     """[(µ, Ŵ, ln t)] along the direct flow ``param`` ("beta" or "W") from 0 to the norm e^target·‖W_svm‖ (its SVM's
     value: there µ ≈ e^target, since the direction is then near the SVM's, whose margin is 1)."""
-    from verify.dynamics.flow import gradient_flow
+    from verify.dynamics.flow import CHECK_STEPS, gradient_flow
 
     rows = res.problem.rows
     target = f"{float((to_arb(Fraction(target)).exp() * to_arb(res.objective)).mid()):.6g}"
-    traj = gradient_flow(data, param, until_norm=target, dps=dps, loss="exponential", svm=False)
+    traj = gradient_flow(data, param, until_norm=target, dps=dps, loss="exponential", svm=False, max_steps=CHECK_STEPS)
     ok = out.require(f"the {FLOWS[param]} flow reached its norm {target}", traj.status == "reached",
                      f"status {traj.status}, {traj.steps} steps")
     out.notes.append(f"{FLOWS[param]}: Radau IIA arc-length flow (exponential loss) to norm {target}, {traj.steps} "

@@ -46,7 +46,7 @@ from flint import arb
 from verify.claims import Claim, Evidence, Figure, Outcome, Series, Tally, register, rules
 from verify.claims.registry import Parameter
 from verify.data import tfsvm as D
-from verify.dynamics import flow_through_norms
+from verify.dynamics import CHECK_STEPS, flow_through_norms
 from verify.errors import DataError
 from verify.geometry.stationarity import gmm
 from verify.kit.assumptions import assumption_a, svm_feasible, unique_optimal_tokens
@@ -108,13 +108,13 @@ def alpha_ray_starts(sels, opt, q, lmm_alphas, count: int) -> list:
     return out
 
 
-def _flow(data, W0, qa, lmm_arb, depth, dps, loss):
+def _flow(data, W0, qa, lmm_arb, depth, dps, loss, max_steps=CHECK_STEPS):
     """The flow from W0 stopped at σ·r for the ladder radii r ≤ depth above ‖W0‖: [(‖W‖, 1 − corr to W^mm, [to each
     LMM], W)], status."""
     n0, sigma = _fnorm(W0), float(norm2(qa).mid())
     legs = [f"{r * sigma:.6g}" for r in FLOW_NORMS if n0 * 1.05 < r * sigma and r <= depth]
     recs, status = [], "not run"
-    for traj in flow_through_norms(data, "W", legs, init=list(W0), dps=dps, loss=loss, svm=False):
+    for traj in flow_through_norms(data, "W", legs, init=list(W0), dps=dps, loss=loss, svm=False, max_steps=max_steps):
         status = traj.status
         if status == "reached":
             W = [arb(x.mid()) for x in traj.psi]
@@ -132,8 +132,10 @@ def _selects_opt(feats, opt, W, tally: Tally, label: str) -> None:
 
 
 def evaluate(data, prec: Precision, loss: str = "logistic", random_starts: int = 1, seed: int = 0,
-             alpha_starts: int = 1, depth: int = 200, init=None, require_d: bool = True) -> Outcome:
-    """``require_d`` False drops Assumption D (the false case: D cannot be dropped); ``init`` one start (replay)."""
+             alpha_starts: int = 1, depth: int = 200, init=None, require_d: bool = True,
+             max_steps: int = CHECK_STEPS) -> Outcome:
+    """``require_d`` False drops Assumption D (the false case: D cannot be dropped); ``init`` one start (replay);
+    ``max_steps`` each flow's step budget (exhausted: INCONCLUSIVE)."""
     out = Outcome(hypotheses=[assumption_a(loss, data), unique_optimal_tokens(data)])
     if not out.applicable():
         return out
@@ -177,7 +179,7 @@ def evaluate(data, prec: Precision, loss: str = "logistic", random_starts: int =
             for (R, rho, W), (lab, _, _) in zip(info[4], flown):
                 out.notes.append(f"replay {lab}: {_replay(W)}")
             continue
-        recs, status = _flow(data, W0, qa, lmm_arb, depth, prec.dps, loss)
+        recs, status = _flow(data, W0, qa, lmm_arb, depth, prec.dps, loss, max_steps)
         if status != "reached":
             bad.append(f"{label}: {status}")
         if not recs:

@@ -62,7 +62,7 @@ from verify.claims import Claim, Evidence, Figure, Hypothesis, Outcome, Series, 
 from verify.claims.registry import Parameter
 from verify.data import tfsvm as D
 from verify.data.dataset import Dataset
-from verify.dynamics import flow_through_norms
+from verify.dynamics import CHECK_STEPS, flow_through_norms
 from verify.geometry.local_cone import cone_directions, corr_margin, lmm_selections, other_directions
 from verify.geometry.tfsvm_cones import CorrelationTables, at_norm, correlations
 from verify.kit.assumptions import assumption_a
@@ -131,7 +131,7 @@ def flow(data, W0, stops, dps, loss, track: Track | None, label, keep=None):
 
     status = "not run"
     for traj in flow_through_norms(data, "W", [to_decimal_string(s, 30) for s in stops], init=list(W0), dps=dps,
-                                   loss=loss, svm=False, on_step=on_step):
+                                   loss=loss, svm=False, on_step=on_step, max_steps=CHECK_STEPS):
         status = traj.status
         if status == "reached":
             W = [arb(x.mid()) for x in traj.psi]

@@ -12,7 +12,7 @@ Public API::
     make_parameterization(data, param, loss)  # p, W, KQ, diag (k,q), beta
     Trajectory.load(path) / traj.save(path) / traj.fit_rate()
 """
-from verify.dynamics.flow import flow_through_norms, gradient_flow
+from verify.dynamics.flow import CHECK_STEPS, flow_through_norms, gradient_flow
 from verify.dynamics.gd import gd, normalized_gd, smoothness_constant
 from verify.dynamics.local_regpath import local_regularization_path
 from verify.dynamics.parameterization import PARAMETERIZATIONS, make_parameterization
@@ -20,7 +20,7 @@ from verify.dynamics.regpath import RegPath, regularization_path
 from verify.dynamics.trajectory import Record, Trajectory
 
 __all__ = [
-    "gradient_flow", "flow_through_norms", "gd", "normalized_gd", "smoothness_constant", "regularization_path",
+    "gradient_flow", "flow_through_norms", "CHECK_STEPS", "gd", "normalized_gd", "smoothness_constant", "regularization_path",
     "local_regularization_path", "RegPath", "make_parameterization", "PARAMETERIZATIONS", "Trajectory",
     "Record",
 ]

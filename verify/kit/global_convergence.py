@@ -22,7 +22,7 @@ from flint import arb
 
 from verify.claims import Evidence, Figure, Hypothesis, Outcome, Series, rules
 from verify.claims.registry import Parameter
-from verify.dynamics import flow_through_norms
+from verify.dynamics import CHECK_STEPS, flow_through_norms
 from verify.geometry.stationarity import assumption_b, gmm, smoothness_W
 from verify.geometry.tfsvm_cones import lmm_directions
 from verify.geometry.trap import t2_reduction, trap_certificate
@@ -152,7 +152,7 @@ def _flow(data, W0, q, lmms, depth, dps, loss):
     n0, sigma = _norm(W0), float(norm2(q).mid())
     legs = [f"{r * sigma:.6g}" for r in FLOW_NORMS if n0 * 1.05 < r * sigma and r <= depth]
     recs, status = [], "not run"
-    for traj in flow_through_norms(data, "W", legs, init=list(W0), dps=dps, loss=loss, svm=False):
+    for traj in flow_through_norms(data, "W", legs, init=list(W0), dps=dps, loss=loss, svm=False, max_steps=CHECK_STEPS):
         W = [arb(x.mid()) for x in traj.psi]
         status = traj.status
         if status == "reached":

@@ -285,11 +285,11 @@ def kq_flow(data, psi0, de: int, target, dps: int):
     """Gradient flow (1) on (K, Q) ∈ ℝ^{d×d_e} × ℝ^{d×d_e} with the exponential loss from ψ(0) (``verify.dynamics.flow``,
     the arc-length Radau IIA integrator, ``param="KQ"``, m = d_e) to ‖KQᵀ‖_* = ``target``. Returns (trajectory,
     [(record, ψ at that record)] for every step end)."""
-    from verify.dynamics.flow import gradient_flow
+    from verify.dynamics.flow import CHECK_STEPS, gradient_flow
 
     pts = []
     traj = gradient_flow(data, "KQ", m=de, until_norm=target, dps=dps, loss="exponential", init=list(psi0),
-                         svm=False, on_step=lambda p: pts.append(p[-1]))
+                         svm=False, on_step=lambda p: pts.append(p[-1]), max_steps=CHECK_STEPS)
     return traj, list(zip(traj.records[1:], pts))
 
 
