@@ -8,10 +8,10 @@ it, never a verdict on the inequality.
 """
 from __future__ import annotations
 
-from hypothesis import event, given, settings
+from hypothesis import event, given
 
 from lemmas.irgf import asm2, asm3
-from properties.strategies import datasets, save_failure
+from properties.strategies import datasets, examples, save_failure
 from verify.numbers.precision import working_precision
 
 
@@ -25,7 +25,7 @@ def _assumption2(data) -> bool:
     return True
 
 
-@settings(max_examples=40, deadline=None)
+@examples(40)
 @given(datasets())
 def test_asm2_is_the_definition(data):
     with working_precision(20) as prec:
@@ -37,7 +37,7 @@ def test_asm2_is_the_definition(data):
                              f"saved to {save_failure(data, 'irgf.asm2')}")
 
 
-@settings(max_examples=15, deadline=None)
+@examples(15)
 @given(datasets())
 def test_asm3_needs_assumption2(data):
     with working_precision(20) as prec:

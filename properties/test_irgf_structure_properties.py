@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from hypothesis import event, given, settings
+from hypothesis import event, given
 from hypothesis import strategies as st
 
 from lemmas.irgf import (
@@ -28,7 +28,7 @@ from lemmas.irgf import (
     rem_asm3,
     thm51,
 )
-from properties.strategies import datasets, save_failure
+from properties.strategies import datasets, examples, save_failure
 from properties.test_irgf_properties import a2_datasets
 from verify import Dataset
 from verify.data.irgf import random_a4_dataset
@@ -57,7 +57,7 @@ def a4_data(draw):
 
 
 # ----- the diagonal model --------------------------------------------------------------------------------------
-@settings(max_examples=4, deadline=None)
+@examples(4)
 @given(a2_datasets(max_n=2, max_L=3, max_d=3))
 def test_aux_gradients_never_violated(data):
     with working_precision(20) as prec:
@@ -65,7 +65,7 @@ def test_aux_gradients_never_violated(data):
     _never_violated("irgf.aux.gradients", out, data)
 
 
-@settings(max_examples=4, deadline=None)
+@examples(4)
 @given(a2_datasets(max_n=2, max_L=3, max_d=3), omegas)
 def test_aux_conservation_never_violated(data, om):
     with working_precision(20) as prec:
@@ -73,7 +73,7 @@ def test_aux_conservation_never_violated(data, om):
     _never_violated("irgf.aux.conservation", out, data)
 
 
-@settings(max_examples=4, deadline=None)
+@examples(4)
 @given(a2_datasets(max_n=2, max_L=3, max_d=3), omegas)
 def test_lemmaA1_never_violated(data, om):
     with working_precision(20) as prec:
@@ -81,7 +81,7 @@ def test_lemmaA1_never_violated(data, om):
     _never_violated("irgf.lemmaA1", out, data)
 
 
-@settings(max_examples=4, deadline=None)
+@examples(4)
 @given(a2_datasets(max_n=2, max_L=3, max_d=3),
        st.lists(st.sampled_from([Fraction(0), Fraction(1), Fraction(-1, 2), Fraction(3)]), min_size=6, max_size=6))
 def test_lemmaA1_exact_start_never_violated(data, entries):
@@ -93,7 +93,7 @@ def test_lemmaA1_exact_start_never_violated(data, entries):
     _never_violated("irgf.lemmaA1", out, data)
 
 
-@settings(max_examples=8, deadline=None)
+@examples(8)
 @given(datasets(max_n=2, max_T=3, max_d=2, unique_opt=False))
 def test_prop_inf_loss_never_violated(data):
     with working_precision(20) as prec:
@@ -101,7 +101,7 @@ def test_prop_inf_loss_never_violated(data):
     _never_violated("irgf.prop.inf-loss", out, data)
 
 
-@settings(max_examples=15, deadline=None)
+@examples(15)
 @given(datasets(max_n=2, max_T=3, max_d=3))
 def test_prop_diag_l1_holds(data):
     """d_e = d by default (the hypothesis holds): the identity is certified on every dataset with unique optimal
@@ -124,7 +124,7 @@ def test_prop_diag_l1_tied_optimal_tokens():
     assert verdict == "NOT_APPLICABLE"
 
 
-@settings(max_examples=15, deadline=None)
+@examples(15)
 @given(a2_datasets(max_n=3, max_L=4, max_d=3))
 def test_rem_asm3_never_violated(data):
     with working_precision(20) as prec:
@@ -133,7 +133,7 @@ def test_rem_asm3_never_violated(data):
 
 
 # ----- general (K, Q) under Assumption 4 ---------------------------------------------------------------------------
-@settings(max_examples=10, deadline=None)
+@examples(10)
 @given(a4_data())
 def test_prop_lift_never_violated(data):
     with working_precision(20) as prec:
@@ -141,7 +141,7 @@ def test_prop_lift_never_violated(data):
     _never_violated("irgf.prop.lift", out, data)
 
 
-@settings(max_examples=10, deadline=None)
+@examples(10)
 @given(a4_data())
 def test_aux_a4_coincide_never_violated(data):
     with working_precision(20) as prec:
@@ -149,7 +149,7 @@ def test_aux_a4_coincide_never_violated(data):
     _never_violated("irgf.aux.a4-coincide", out, data)
 
 
-@settings(max_examples=3, deadline=None)
+@examples(3)
 @given(a4_data(), st.integers(0, 100))
 def test_lemma51_never_violated(data, seed):
     with working_precision(20) as prec:
@@ -157,7 +157,7 @@ def test_lemma51_never_violated(data, seed):
     _never_violated("irgf.lemma51", out, data)
 
 
-@settings(max_examples=3, deadline=None)
+@examples(3)
 @given(a4_data(), st.integers(0, 100))
 def test_thm51_never_violated(data, seed):
     with working_precision(20) as prec:

@@ -12,11 +12,11 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from hypothesis import assume, event, given, settings
+from hypothesis import assume, event, given
 from hypothesis import strategies as st
 
 from lemmas.mmts import lemma5, lemma8, lemma9, lemma10, thm1, thm4, thm7
-from properties.strategies import save_failure
+from properties.strategies import examples, save_failure
 from verify import Dataset
 from verify.geometry.directional import general_position
 from verify.numbers.precision import working_precision
@@ -136,7 +136,7 @@ def lemma10_case(draw):
     return data, K, d, qs
 
 
-@settings(max_examples=60, deadline=None)
+@examples(60)
 @given(lemma10_case())
 def test_lemma10_at_most_d_neighbours(case):
     data, K, d, qs = case
@@ -160,7 +160,7 @@ def test_lemma10_trivial_case_holds():
 
 
 # ----- the true statements: never VIOLATED -------------------------------------------------------------------------
-@settings(max_examples=10, deadline=None)
+@examples(10)
 @given(key_data())
 def test_lemma8_candidates_never_violated(data):
     with working_precision(25) as prec:
@@ -168,7 +168,7 @@ def test_lemma8_candidates_never_violated(data):
     _never_violated("mmts.lemma8", out, data)
 
 
-@settings(max_examples=30, deadline=None)
+@examples(30)
 @given(key_data(), st.data())
 def test_lemma8_drawn_pair_never_violated(data, draw):
     d = len(data.K[0][0])
@@ -184,7 +184,7 @@ def test_lemma8_drawn_pair_never_violated(data, draw):
     _never_violated("mmts.lemma8", out, data)
 
 
-@settings(max_examples=10, deadline=None)
+@examples(10)
 @given(key_data())
 def test_lemma9_candidates_never_violated(data):
     with working_precision(25) as prec:
@@ -192,7 +192,7 @@ def test_lemma9_candidates_never_violated(data):
     _never_violated("mmts.lemma9", out, data)
 
 
-@settings(max_examples=15, deadline=None)
+@examples(15)
 @given(key_data(), st.data())
 def test_lemma9_drawn_direction_never_violated(data, draw):
     q = draw.draw(directions(len(data.K[0][0])))
@@ -201,7 +201,7 @@ def test_lemma9_drawn_direction_never_violated(data, draw):
     _never_violated("mmts.lemma9", out, data)
 
 
-@settings(max_examples=20, deadline=None)
+@examples(20)
 @given(key_data(n=1))
 def test_lemma5_never_violated_for_one_input(data):
     with working_precision(25) as prec:
@@ -209,7 +209,7 @@ def test_lemma5_never_violated_for_one_input(data):
     _never_violated("mmts.lemma5", out, data)
 
 
-@settings(max_examples=5, deadline=None)
+@examples(5)
 @given(key_data())
 def test_thm1_never_violated(data):
     with working_precision(25) as prec:
@@ -217,7 +217,7 @@ def test_thm1_never_violated(data):
     _never_violated("mmts.thm1", out, data)
 
 
-@settings(max_examples=6, deadline=None)
+@examples(6)
 @given(key_data(distinct=True), st.data())
 def test_thm4_never_violated(data, draw):
     q = draw.draw(directions(len(data.K[0][0])))
@@ -227,7 +227,7 @@ def test_thm4_never_violated(data, draw):
     _never_violated("mmts.thm4", out, data)
 
 
-@settings(max_examples=6, deadline=None)
+@examples(6)
 @given(key_data(distinct=True), st.data())
 def test_thm7_never_violated(data, draw):
     q = draw.draw(directions(len(data.K[0][0])))

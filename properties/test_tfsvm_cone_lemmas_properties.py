@@ -1,11 +1,11 @@
 """tfsvm Lemmas 9, 11, 12, the aux fact on independent queries and Lemma 10 at n = 1, on hypothesis-generated datasets
 at the edges (T = 2, n = 1, near-tied scores, tiny margins, one shared query of rank 1): the true statements are never
 VIOLATED (Lemma 10 is FLAWED for n ≥ 2; what survives, n = 1, is tested)."""
-from hypothesis import assume, given, settings
+from hypothesis import assume, given
 from hypothesis import strategies as st
 
 from lemmas.tfsvm import aux_overparam, lemma9, lemma10, lemma11, lemma12
-from properties.strategies import datasets, save_failure
+from properties.strategies import datasets, examples, save_failure
 from verify.numbers.precision import working_precision
 
 
@@ -39,7 +39,7 @@ def _never_violated(claim_id, out, data):
         raise AssertionError(f"counterexample saved to {save_failure(data, claim_id)}")
 
 
-@settings(max_examples=15)
+@examples(15)
 @given(with_queries(max_n=2, max_T=3, max_d=2))
 def test_lemma9_never_violated(data):
     with working_precision(25) as prec:
@@ -47,7 +47,7 @@ def test_lemma9_never_violated(data):
     _never_violated("tfsvm.lemma9", out, data)
 
 
-@settings(max_examples=15)
+@examples(15)
 @given(with_queries(max_n=3, max_T=3, max_d=2, unique_opt=False))
 def test_overparam_never_violated(data):
     with working_precision(25) as prec:
@@ -55,7 +55,7 @@ def test_overparam_never_violated(data):
     _never_violated("tfsvm.aux.overparam-no-stationary", out, data)
 
 
-@settings(max_examples=8)
+@examples(8)
 @given(with_queries(max_n=2, max_T=3, max_d=2))
 def test_lemma12_never_violated(data):
     with working_precision(25) as prec:
@@ -63,7 +63,7 @@ def test_lemma12_never_violated(data):
     _never_violated("tfsvm.lemma12", out, data)
 
 
-@settings(max_examples=8)
+@examples(8)
 @given(with_queries(max_n=2, max_T=3, max_d=2))
 def test_lemma11_never_violated(data):
     with working_precision(25) as prec:
@@ -71,7 +71,7 @@ def test_lemma11_never_violated(data):
     _never_violated("tfsvm.lemma11", out, data)
 
 
-@settings(max_examples=8)
+@examples(8)
 @given(equal_scores())
 def test_lemma10_at_n1_never_violated(data):
     assume(all(len(o) == 1 for o in data.optimal_tokens()))

@@ -1,10 +1,10 @@
 """tfsvm claims of the first part on hypothesis-generated datasets at the edges (T = 2, n = 1, near-tied scores,
 queries of rank 1 or the first token): the true statements are never VIOLATED."""
-from hypothesis import given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 
 from lemmas.tfsvm import aux_feasibility, aux_gradient, aux_invariances, lemma1, lemma4, lemma7, lemma17, thm1
-from properties.strategies import datasets, save_failure
+from properties.strategies import datasets, examples, save_failure
 from verify.numbers.precision import working_precision
 
 
@@ -44,7 +44,7 @@ def test_invariances_never_violated(data):
     _never_violated("tfsvm.aux.invariances", out, data)
 
 
-@settings(max_examples=10)
+@examples(10)
 @given(with_queries(max_n=2, max_T=3, max_d=2, unique_opt=False))
 def test_gradient_identities_never_violated(data):
     with working_precision(25) as prec:
@@ -52,7 +52,7 @@ def test_gradient_identities_never_violated(data):
     _never_violated("tfsvm.aux.gradient", out, data)
 
 
-@settings(max_examples=10)
+@examples(10)
 @given(with_queries(max_n=2, max_T=3, max_d=2, unique_opt=False))
 def test_LW_never_violated(data):
     with working_precision(25) as prec:
@@ -60,7 +60,7 @@ def test_LW_never_violated(data):
     _never_violated("tfsvm.lemma4", out, data)
 
 
-@settings(max_examples=10)
+@examples(10)
 @given(with_queries(max_n=2, max_T=3, max_d=3))
 def test_lemma1_never_violated(data):
     with working_precision(25) as prec:
@@ -68,7 +68,7 @@ def test_lemma1_never_violated(data):
     _never_violated("tfsvm.lemma1", out, data)
 
 
-@settings(max_examples=10)
+@examples(10)
 @given(with_queries(max_n=2, max_T=3, max_d=3, unique_opt=False))
 def test_thm1_never_violated(data):
     with working_precision(25) as prec:
@@ -76,7 +76,7 @@ def test_thm1_never_violated(data):
     _never_violated("tfsvm.thm1", out, data)
 
 
-@settings(max_examples=10)
+@examples(10)
 @given(with_queries(max_n=2, max_T=3, max_d=3))
 def test_feasibility_criterion_never_violated(data):
     with working_precision(25) as prec:
@@ -84,7 +84,7 @@ def test_feasibility_criterion_never_violated(data):
     _never_violated("tfsvm.aux.feasibility-criterion", out, data)
 
 
-@settings(max_examples=10)
+@examples(10)
 @given(with_queries(max_n=3, max_T=3, max_d=2))
 def test_rank_lemma_never_violated(data):
     with working_precision(20) as prec:

@@ -1,11 +1,11 @@
 """tfsvm Lemmas 2, 3, 8, 15 and aux.no-spurious-lmm on hypothesis-generated datasets at the edges (T = 2, n = 1,
 near-tied scores and near-copied tokens — tiny margins —, queries of rank 1 or the first token): the true statements
 are never VIOLATED."""
-from hypothesis import given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 
 from lemmas.tfsvm import aux_no_spurious, lemma2, lemma3, lemma8, lemma15
-from properties.strategies import datasets, save_failure
+from properties.strategies import datasets, examples, save_failure
 from verify.numbers.precision import working_precision
 
 
@@ -25,7 +25,7 @@ def _never_violated(claim_id, out, data):
         raise AssertionError(f"counterexample saved to {save_failure(data, claim_id)}")
 
 
-@settings(max_examples=15, deadline=None)
+@examples(15)
 @given(with_queries(max_n=2, max_T=3, max_d=2, unique_opt=False))
 def test_no_spurious_lmm_never_violated(data):
     with working_precision(25) as prec:
@@ -33,7 +33,7 @@ def test_no_spurious_lmm_never_violated(data):
     _never_violated("tfsvm.aux.no-spurious-lmm", out, data)
 
 
-@settings(max_examples=10, deadline=None)
+@examples(10)
 @given(with_queries(max_n=2, max_T=3, max_d=2, unique_opt=False))
 def test_lemma2_never_violated(data):
     with working_precision(25) as prec:
@@ -41,7 +41,7 @@ def test_lemma2_never_violated(data):
     _never_violated("tfsvm.lemma2", out, data)
 
 
-@settings(max_examples=10, deadline=None)
+@examples(10)
 @given(with_queries(max_n=2, max_T=3, max_d=2, unique_opt=False))
 def test_lemma8_never_violated(data):
     with working_precision(25) as prec:
@@ -49,7 +49,7 @@ def test_lemma8_never_violated(data):
     _never_violated("tfsvm.lemma8", out, data)
 
 
-@settings(max_examples=10, deadline=None)
+@examples(10)
 @given(with_queries(max_n=2, max_T=3, max_d=3, unique_opt=False))
 def test_lemma15_never_violated(data):
     with working_precision(25) as prec:
@@ -57,7 +57,7 @@ def test_lemma15_never_violated(data):
     _never_violated("tfsvm.lemma15", out, data)
 
 
-@settings(max_examples=5, deadline=None)
+@examples(5)
 @given(with_queries(max_n=2, max_T=3, max_d=2))
 def test_lemma3_never_violated(data):
     with working_precision(25) as prec:

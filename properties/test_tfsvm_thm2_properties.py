@@ -1,11 +1,11 @@
 """tfsvm.thm2 on hypothesis-generated datasets at the edges (T = 2, n = 1, near-tied scores, tiny margins, queries
 of rank 1): the W and (K,Q) regularisation paths never answer VIOLATED (they may be INCONCLUSIVE over a short range,
 or NOT_APPLICABLE when Att-SVM is infeasible)."""
-from hypothesis import given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 
 import lemmas.tfsvm.thm2 as T
-from properties.strategies import datasets, save_failure
+from properties.strategies import datasets, examples, save_failure
 from verify.numbers.precision import working_precision
 
 
@@ -19,7 +19,7 @@ def edge_data(draw):
     return data
 
 
-@settings(max_examples=6, deadline=None)
+@examples(6)
 @given(edge_data())
 def test_thm2_never_violated(data):
     with working_precision(25) as prec:

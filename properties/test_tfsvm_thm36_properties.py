@@ -9,11 +9,11 @@ queries of rank 1).
 """
 from fractions import Fraction
 
-from hypothesis import assume, given, settings
+from hypothesis import assume, given
 from hypothesis import strategies as st
 
 from lemmas.tfsvm import thm3, thm6
-from properties.strategies import save_failure
+from properties.strategies import examples, save_failure
 from verify import Dataset
 from verify.geometry.stationarity import gmm
 from verify.kit.good_start import c_margins, good_start_dataset, gradient_at_zero
@@ -43,7 +43,7 @@ def w_datasets(draw):
     return Dataset.make(X=X, Y=[1] * n, v=[0] * (d - 1) + [1], z=z, name="hypothesis-W")
 
 
-@settings(max_examples=10)
+@examples(10)
 @given(w_datasets())
 def test_thm3_never_violated(data):
     with working_precision(25):
@@ -59,7 +59,7 @@ def test_thm3_never_violated(data):
 
 
 # ----- Theorem 6: Assumption C and the first step ----------------------------------------------------------------
-@settings(max_examples=25)
+@examples(25)
 @given(w_datasets(), st.booleans())
 def test_closed_form_gradient_at_zero_and_c_signs(data, flip):
     """The closed form of ∇L(0) (uniform attention) overlaps the engine's gradient at 0, and each C margin's
@@ -80,7 +80,7 @@ def test_closed_form_gradient_at_zero_and_c_signs(data, flip):
                 assert (m > 0) == (fl > 0) and (m < 0) == (fl < 0), (i, t, m, fl)
 
 
-@settings(max_examples=4)
+@examples(4)
 @given(st.integers(0, 500), st.sampled_from([(1, 2, 2), (1, 3, 2), (2, 2, 1), (2, 3, 2)]))
 def test_thm6_never_violated_under_c(seed, shape):
     """Seeded data meeting C (n = 1 and T = 2 included): W-GD from 0 then the flow never settles elsewhere."""

@@ -4,11 +4,11 @@ iterates; on n = 1 data (B.2 holds as T = 2, so the surviving case) Theorem 4 is
 from fractions import Fraction
 
 from flint import arb
-from hypothesis import assume, given, settings
+from hypothesis import assume, given
 from hypothesis import strategies as st
 
 from lemmas.tfsvm import thm4
-from properties.strategies import datasets, save_failure
+from properties.strategies import datasets, examples, save_failure
 from verify.data.dataset import Dataset
 from verify.geometry.trap import t2_coordinates, t2_reduction, trap_certificate
 from verify.kit.global_descent import gd_checkpoints, step_size_W
@@ -78,7 +78,7 @@ def test_reduction_is_one_gd_step(data, deviant, w, eta):
         assert abs(db + to_arb(eta) * to_arb(red.det_ratio) * c[1]) < tol
 
 
-@settings(max_examples=15)
+@examples(15)
 @given(trap_family(), st.sampled_from((3, 6, 12)))
 def test_a_proven_trap_is_never_contradicted_by_gd(data, radius):
     red, _ = t2_reduction(data, (0, 0))
@@ -100,7 +100,7 @@ def test_a_proven_trap_is_never_contradicted_by_gd(data, radius):
                 assert one_minus_corr(W, qa) >= to_arb(cert.floor)
 
 
-@settings(max_examples=5)
+@examples(5)
 @given(datasets(max_n=1, max_T=2, max_d=2))
 def test_single_sequence_never_violated(data):
     with working_precision(25) as prec:
