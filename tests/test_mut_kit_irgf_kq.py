@@ -331,7 +331,7 @@ def test_kq_flow_routes_to_gradient_flow(monkeypatch):
     traj, pts = G.kq_flow("D", (1, 2), 2, 5, 40)
     assert pts == [("r1", "p1"), ("r2", "p2")] and traj.records[0] == "r0"
     assert seen == {"data": "D", "param": "KQ", "m": 2, "until_norm": 5, "dps": 40, "loss": "exponential",
-                    "init": [1, 2], "svm": False, "on_step": seen["on_step"]}
+                    "init": [1, 2], "svm": False, "on_step": seen["on_step"], "max_steps": 1000}  # CHECK_STEPS
 
 
 def test_certificate_evidence_items():

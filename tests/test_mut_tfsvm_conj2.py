@@ -116,7 +116,7 @@ def test_flow_legs_and_records(monkeypatch):
     with working_precision(30):
         recs, status = C._flow(ONE, W0, qa, lmm, 50, 30, "logistic")
         assert fake.calls[-1] == (ONE, "W", ["52.5", "105", "210", "525"], list(W0),
-                                  {"dps": 30, "loss": "logistic", "svm": False})
+                                  {"dps": 30, "loss": "logistic", "svm": False, "max_steps": 1000})  # CHECK_STEPS
         assert status == "stalled" and len(recs) == 2
         for rec, leg in zip(recs, (F(105, 2), F(105))):
             assert abs(rec[0] - to_arb(leg)) < TINY
@@ -171,11 +171,12 @@ def test_trial_seeds_search(monkeypatch):
 class FakeFlow:
     """Stands in for conj2._flow: records its arguments; run k returns script[k] = (records, status)."""
 
-    def __init__(self, script):
-        self.script, self.calls = script, []
+    def __init__(self, script, max_steps=1000):  # conj2's default: CHECK_STEPS
+        self.script, self.calls, self.max_steps = script, [], max_steps
 
-    def __call__(self, data, W0, qa, lmm_arb, depth, dps, loss):
+    def __call__(self, data, W0, qa, lmm_arb, depth, dps, loss, max_steps=None):
         assert data is not None and data.name  # the dataset itself
+        assert max_steps == self.max_steps
         self.calls.append((W0, qa, lmm_arb, depth, dps, loss))
         return self.script[len(self.calls) - 1]
 
@@ -284,14 +285,14 @@ def test_defaults_on_one_constraint(monkeypatch):
 
 
 def test_options_pass_through(monkeypatch):
-    """random_starts, seed, depth and loss reach starts and the flows; alpha_starts 0 adds no α ray; require_d
+    """random_starts, seed, depth, max_steps and loss reach starts and the flows; alpha_starts 0 adds no α ray; require_d
     False keeps D out of the hypotheses (a note instead). The first run has no point (not run): no item for it, the
     later runs still read, the depth requirement names it."""
     script = [([], "not run")] + [(_recs(X4, [1 / x ** 2 for x in X4], [[]] * 4, [Q_ONE] * 4), "reached")] * 3
-    flow = FakeFlow(script)
+    flow = FakeFlow(script, max_steps=77)
     log = _recorders(monkeypatch, flow)
     with working_precision(30) as prec:
-        out = C.evaluate(ONE, prec, random_starts=3, seed=5, alpha_starts=0, depth=50, require_d=False)
+        out = C.evaluate(ONE, prec, random_starts=3, seed=5, alpha_starts=0, depth=50, require_d=False, max_steps=77)
     assert log["starts"] == [(ONE, Q_ONE, "logistic", 30, 3, 5)] and len(flow.calls) == 4
     assert len(_flow_items(out)) == 3 and _selection(out).coverage.points == 3
     assert out.requirements[-1].met is False and out.requirements[-1].detail == "W(0) = 0: not run"

@@ -103,7 +103,8 @@ def test_flow_hands_on_the_stops_and_reads_back(monkeypatch):
     reached stops recorded as (‖W‖, W); the last status returned."""
     calls = []
 
-    def fake(data, param, stops, init, dps, loss, svm, on_step):
+    def fake(data, param, stops, init, dps, loss, svm, on_step, max_steps):
+        assert max_steps == 1000  # CHECK_STEPS
         calls.append((data, param, stops, init, dps, loss, svm))
         on_step([[arb(3, 1e-40), arb(4)]])
         yield SimpleNamespace(status="reached", psi=[arb(3), arb(4)])
