@@ -255,7 +255,8 @@ CLAIM = register(Claim(id=CID, paper="tfsvm", number="Conjecture 2", kind="empir
                                      "Theorem 4's locally-optimal-ray ladder/trap (empty under D); `init` replays one "
                                      "start (named in the range)", option="init", kind="rationals"),
                            Parameter("η", "a proper constant step size", "range",
-                                     "the arc-length gradient flow, GD's η → 0 limit (named in the verdict)"),
+                                     "the arc-length gradient flow, GD's η → 0 limit (named in the verdict), at most "
+                                     "`max_steps` (1000) integrator steps per start"),
                            Parameter("dataset", "for almost all datasets meeting B.1 + D", "range",
                                      "seeded trials conj2_trial(seed) meeting B.1 + D (seeds 31, 94 by default; any "
                                      "dataset with --data), named in the range")),
