@@ -1,8 +1,8 @@
 """The SVM family of attnverify: ATT-SVM (p), Att-SVM (W, Frobenius), Att-SVM⋆ (KQ, nuclear, with
 an optional rank bound), ℓ1-SVM (diagonal), the label SVM (v) and the relaxed SVM (10) of mmts.
 
-Pipeline: exact constraint rows (``problems``) → float64 first solution with cvxpy/Clarabel
-(``floatsolve``) → exact rational active-set solve for the QP/LP kinds (``exact``) or a
+Pipeline: exact constraint rows (``problems``) → float64 first solution with Clarabel (directly; via cvxpy for
+the nuclear norm: ``floatsolve``) → exact rational active-set solve for the QP/LP kinds (``exact``) or a
 working-precision Newton polish for the nuclear norm (``nuclear``) → certificate (``certificate``,
 ``spectral``) or, when infeasible, an exact Farkas certificate (``farkas``). Faces, uniqueness and
 set distances for the non-strictly-convex kinds are in ``face``; SVM-neighbours and local optimality
