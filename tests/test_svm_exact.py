@@ -265,3 +265,45 @@ def test_unnormalised_distance_and_nearest_face_point():
         d2 = distance_to_solution_set([1, 1], r2, dps=30, normalise=False)
         assert abs(d2 * d2 - arb(1) / 2) < arb(10) ** -30
         assert distance_to_solution_set([1, 1], r2, dps=30) < arb(10) ** -30  # normalised: the same direction (was nan)
+
+
+@pytest.mark.parametrize("norm", ["l2", "l1"])
+def test_the_direct_float_guess_agrees_with_cvxpy(norm):
+    """The float64 guess from Clarabel called directly and the one through cvxpy (its former path, kept as the
+    fallback) on seeded random problems, a third with signed right-hand sides (some infeasible): same status, the
+    same optimal value, and direct duals that satisfy the KKT conditions on cvxpy's scale."""
+    import numpy as np
+
+    from verify.svm import floatsolve as FS
+
+    rng = np.random.default_rng(7)
+    for trial in range(30):
+        m, n = int(rng.integers(1, 9)), int(rng.integers(1, 6))
+        A = rng.normal(size=(m, n))
+        b = rng.normal(size=m) if trial % 3 == 0 else np.ones(m)
+        direct, via = FS._clarabel_direct(A, b, norm), FS._cvxpy(None, A, b, norm)
+        assert direct is not None and direct[0] == via[0], (trial, direct, via)
+        if direct[0] != "optimal":
+            continue
+        x, lam = direct[1], direct[2]
+        value = (lambda z: z @ z) if norm == "l2" else (lambda z: np.abs(z).sum())
+        scale = max(1.0, value(via[1]))
+        assert abs(value(x) - value(via[1])) <= 1e-6 * scale
+        assert (A @ x >= b - 1e-7 * scale).all() and (lam >= -1e-7 * scale).all()
+        assert abs(lam @ (A @ x - b)) <= 1e-6 * scale  # complementary slackness (= the duality gap)
+        if norm == "l2":  # stationarity of ‖x‖² − λᵀ(Ax − b): 2x = Aᵀλ
+            assert np.abs(2 * x - A.T @ lam).max() <= 1e-6 * scale
+        else:  # ‖x‖₁: Aᵀλ is a subgradient, |Aᵀλ| ≤ 1 and = sign(x_j) where x_j ≠ 0
+            g = A.T @ lam
+            assert np.abs(g).max() <= 1 + 1e-6
+            assert all(abs(g[j] - np.sign(x[j])) <= 1e-5 for j in range(n) if abs(x[j]) > 1e-5 * scale)
+
+
+def test_the_float_guess_falls_back_to_cvxpy_when_clarabel_gives_no_answer(monkeypatch):
+    from verify.svm import floatsolve as FS
+
+    monkeypatch.setattr(FS, "_clarabel_direct", lambda A, b, norm: None)
+    pr = problem_from_rows([[F(1), F(0)], [F(0), F(2)]], [1, 1], "l2")
+    fs = FS.solve_float(pr)  # min ‖x‖² s.t. x₁ ≥ 1, 2x₂ ≥ 1: x = (1, 1/2), λ = (2, 1/2)
+    assert fs.status == "optimal" and abs(fs.x[0] - 1) < 1e-6 and abs(fs.x[1] - 0.5) < 1e-6
+    assert abs(fs.duals[0] - 1) < 1e-6 and abs(fs.duals[1] - 0.25) < 1e-6  # on the ½‖x‖² scale of solve_float
