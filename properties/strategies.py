@@ -4,15 +4,13 @@ from hypothesis import settings
 
 from verify.search.hunt import datasets, save_counterexample  # noqa: F401
 
-#: max_examples of the ``ci`` profile (properties/conftest.py): the unit ``examples`` scales from
-CI_EXAMPLES = 25
-
 
 def examples(n: int):
     """``@settings`` for a search of ``n`` examples under the ``ci`` profile, scaled with the profile loaded:
     ``n`` × 2000/25 under ``deep``. (An explicit ``@settings(max_examples=n)`` would pin ``n`` under every
     profile, so ``HYPOTHESIS_PROFILE=deep`` would not lengthen that search.)"""
-    return settings(max_examples=max(1, round(n * settings().max_examples / CI_EXAMPLES)))
+    unit = settings.get_profile("ci").max_examples  # registered in properties/conftest.py
+    return settings(max_examples=max(1, round(n * settings().max_examples / unit)))
 
 
 def save_failure(data, claim_id: str) -> str:

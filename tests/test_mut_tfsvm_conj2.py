@@ -285,9 +285,9 @@ def test_defaults_on_one_constraint(monkeypatch):
 
 
 def test_options_pass_through(monkeypatch):
-    """random_starts, seed, depth, max_steps and loss reach starts and the flows; alpha_starts 0 adds no α ray; require_d
-    False keeps D out of the hypotheses (a note instead). The first run has no point (not run): no item for it, the
-    later runs still read, the depth requirement names it."""
+    """random_starts, seed, depth, max_steps and loss reach starts and the flows; alpha_starts 0 adds no α ray;
+    require_d False keeps D out of the hypotheses (a note instead). The first run has no point (not run): no item for
+    it, the later runs still read, the depth requirement names it."""
     script = [([], "not run")] + [(_recs(X4, [1 / x ** 2 for x in X4], [[]] * 4, [Q_ONE] * 4), "reached")] * 3
     flow = FakeFlow(script, max_steps=77)
     log = _recorders(monkeypatch, flow)

@@ -145,7 +145,8 @@ def direct_records(out, data, param: str, res, target, dps: int):
 
     rows = res.problem.rows
     target = f"{float((to_arb(Fraction(target)).exp() * to_arb(res.objective)).mid()):.6g}"
-    traj = gradient_flow(data, param, until_norm=target, dps=dps, loss="exponential", svm=False, max_steps=CHECK_STEPS)
+    traj = gradient_flow(data, param, until_norm=target, dps=dps, loss="exponential", svm=False,
+                         max_steps=CHECK_STEPS)
     ok = out.require(f"the {FLOWS[param]} flow reached its norm {target}", traj.status == "reached",
                      f"status {traj.status}, {traj.steps} steps")
     out.notes.append(f"{FLOWS[param]}: Radau IIA arc-length flow (exponential loss) to norm {target}, {traj.steps} "

@@ -114,7 +114,8 @@ def _flow(data, W0, qa, lmm_arb, depth, dps, loss, max_steps=CHECK_STEPS):
     n0, sigma = _fnorm(W0), float(norm2(qa).mid())
     legs = [f"{r * sigma:.6g}" for r in FLOW_NORMS if n0 * 1.05 < r * sigma and r <= depth]
     recs, status = [], "not run"
-    for traj in flow_through_norms(data, "W", legs, init=list(W0), dps=dps, loss=loss, svm=False, max_steps=max_steps):
+    for traj in flow_through_norms(data, "W", legs, init=list(W0), dps=dps, loss=loss, svm=False,
+                                   max_steps=max_steps):
         status = traj.status
         if status == "reached":
             W = [arb(x.mid()) for x in traj.psi]

@@ -20,7 +20,7 @@ from verify.dynamics.regpath import RegPath, regularization_path
 from verify.dynamics.trajectory import Record, Trajectory
 
 __all__ = [
-    "gradient_flow", "flow_through_norms", "CHECK_STEPS", "gd", "normalized_gd", "smoothness_constant", "regularization_path",
-    "local_regularization_path", "RegPath", "make_parameterization", "PARAMETERIZATIONS", "Trajectory",
-    "Record",
+    "gradient_flow", "flow_through_norms", "CHECK_STEPS", "gd", "normalized_gd", "smoothness_constant",
+    "regularization_path", "local_regularization_path", "RegPath", "make_parameterization", "PARAMETERIZATIONS",
+    "Trajectory", "Record",
 ]

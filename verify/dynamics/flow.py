@@ -175,8 +175,9 @@ def _init_psi(par, init, seed):
 
 #: The step budget of a flow inside a claim's check (cumulative over the legs of ``flow_through_norms``). The papers'
 #: datasets need at most ~100 steps (tfsvm thm4, conj2, thm7; irgf lemma51, thm51, cmp-frobenius); hostile data (a
-#: near-tie at scale 10³: hypothesis found one for tfsvm.conj2) can need ~10⁵ steps of ~20 ms each — an hour. Such a run stops with status "max_steps" and the claim's
-#: ``require`` on the status makes its verdict INCONCLUSIVE. (``verify flow`` keeps ``max_steps``' own default.)
+#: near-tie at scale 10³: hypothesis found one for tfsvm.conj2) can need ~10⁵ steps of ~20 ms each — an hour. Such
+#: a run stops with status "max_steps" and the claim's ``require`` on the status makes its verdict INCONCLUSIVE.
+#: (``verify flow`` and ``verify experiment``'s continued flow keep ``max_steps``' own default.)
 CHECK_STEPS = 1000
 
 

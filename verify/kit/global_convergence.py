@@ -152,7 +152,8 @@ def _flow(data, W0, q, lmms, depth, dps, loss):
     n0, sigma = _norm(W0), float(norm2(q).mid())
     legs = [f"{r * sigma:.6g}" for r in FLOW_NORMS if n0 * 1.05 < r * sigma and r <= depth]
     recs, status = [], "not run"
-    for traj in flow_through_norms(data, "W", legs, init=list(W0), dps=dps, loss=loss, svm=False, max_steps=CHECK_STEPS):
+    for traj in flow_through_norms(data, "W", legs, init=list(W0), dps=dps, loss=loss, svm=False,
+                                   max_steps=CHECK_STEPS):
         W = [arb(x.mid()) for x in traj.psi]
         status = traj.status
         if status == "reached":

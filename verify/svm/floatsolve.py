@@ -4,8 +4,9 @@ HiGHS or SCS as fallbacks) for the nuclear norm and whenever the direct call doe
 The direct call skips cvxpy's canonicalisation, ~8 ms per problem against ~1 ms for the solve itself on the small
 SVMs the claims solve thousands of times (a hunt, a regularization path, a cone scan). Only a *guess*: the
 exact/polish stages decide everything. Rows are rescaled by one power of two so that data with entries near
-10^±30 still gives the float solver numbers near 1 (``A x ≥ b`` ⇔ ``(A/s)(s x) ≥ b``). Data or an answer that float64 cannot hold even so (entries
-near 10^±300 and beyond) gives no guess (status "unknown"), never an OverflowError.
+10^±30 still gives the float solver numbers near 1 (``A x ≥ b`` ⇔ ``(A/s)(s x) ≥ b``). Data or an answer that
+float64 cannot hold even so (entries near 10^±300 and beyond) gives no guess (status "unknown"), never an
+OverflowError.
 """
 from __future__ import annotations
 
