@@ -10,7 +10,10 @@ queries of rank 1.
   too (a nonempty 𝒯 puts a support index in low that beats every high token by margin_τ − 1 > 0).
 * Lemma 6: the support of s⋆ = argmin_Δ λ‖Xᵀs‖² − vᵀXᵀs is recomputed by brute force over the KKT systems of the
   top-k supports and equals max{k : Σ_{j≤k}(γ_j − γ_k) < 2λ} and lies in [2, τ]; the claim HOLDS on every draw.
-* The true statements (Theorems 7–10, Lemmas 13–14, Corollary 1, Corollary 2 in the corrected order K̄Q̄ᵀ, the
+* Lemma 13 and Theorem 7 are FLAWED (found here, tests/test_tfsvm_lemma13.py): the explicit R of (74) fails when a
+  locally-optimal α has a sequence with 𝒯_i = ∅ selecting a token scored below another. The property: VIOLATED only
+  with that mechanism present (recomputed from the exact local cones); it is necessary, not sufficient.
+* The true statements (Theorems 8–10, Lemma 14, Corollary 1, Corollary 2 in the corrected order K̄Q̄ᵀ, the
   empirical Conjectures 1–2 and the (K, Q)-GD observation) are never VIOLATED on generated data, each with a small
   budget (few radii, steps, starts, trials). Corollary 2 as printed (Q̄K̄ᵀ) is VIOLATED on data whose nuclear SVM
   solution is not symmetric (the transposition slip, tests/test_tfsvm_cor2.py), so only the corrected order is a
@@ -58,6 +61,7 @@ from lemmas.tfsvm import (
 from properties.strategies import datasets, examples, save_failure
 from verify import Dataset
 from verify.data import tfsvm as D
+from verify.geometry.local_cone import local_cones
 from verify.geometry.tfsvm import certified_feasible
 from verify.numbers.precision import working_precision
 from verify.svm import solve_svm
@@ -320,12 +324,33 @@ def test_thm8_never_violated(data, noisy):
     _never_violated("tfsvm.thm8", out, data)
 
 
+def _empty_support_below(data) -> list:
+    """The FLAWED mechanism of Lemma 13 / Theorem 7 (found here): a locally-optimal α with a sequence that has no
+    support index (𝒯_i = ∅, the exact SVM's margins) and selects a token scored below another of its tokens."""
+    with working_precision(25):
+        cones = local_cones(data) or []
+    g = data.scores
+    return [c.alpha for c in cones if c.locally_optimal
+            and any(max(g[i]) > g[i][c.alpha[i]] for i in c.empty_support())]
+
+
+def _violated_only_by_the_mechanism(claim_id, out, data):
+    """VIOLATED only with the mechanism present (it is necessary, not sufficient: the push must beat the pull at R)."""
+    verdict = out.decide()
+    found = _empty_support_below(data) if verdict == "VIOLATED" else []
+    event(f"verdict {verdict}" + (" (empty-support mechanism)" if found else ""))
+    if verdict == "VIOLATED" and not found:
+        raise AssertionError(f"{claim_id}: VIOLATED without an empty-support sequence selecting a lower score; "
+                             f"dataset saved to {save_failure(data, claim_id)}")
+
+
 @examples(8)
 @given(with_queries(max_n=2, max_T=3, max_d=2, unique_opt=False))
-def test_lemma13_never_violated(data):
+@example(D.local_empty_support()).via("constructed: the mechanism, VIOLATED")
+def test_lemma13_violated_only_by_the_empty_support_mechanism(data):
     with working_precision(25) as prec:
         out = lemma13.evaluate(data, prec, random_dirs=1)
-    _never_violated("tfsvm.lemma13", out, data)
+    _violated_only_by_the_mechanism("tfsvm.lemma13", out, data)
 
 
 @examples(8)
@@ -338,10 +363,10 @@ def test_lemma14_never_violated(data):
 
 @examples(4)
 @given(with_queries(max_n=2, max_T=3, max_d=2))
-def test_thm7_never_violated(data):
+def test_thm7_violated_only_by_the_empty_support_mechanism(data):
     with working_precision(25) as prec:
         out = thm7.evaluate(data, prec, gd_steps=8, depth=10, low_starts=(), figure=False)
-    _never_violated("tfsvm.thm7", out, data)
+    _violated_only_by_the_mechanism("tfsvm.thm7", out, data)
 
 
 @examples(4)

@@ -1,4 +1,5 @@
-"""tfsvm.lemma13 (local cone, two-sided gradient bounds): defaults HOLD certified; the constants of D-LMM (α = B) from a
+"""tfsvm.lemma13 (local cone, two-sided gradient bounds; FLAWED-v1, found here): defaults VIOLATED certified on the
+constructed empty-support witness only (closed form below), HOLD on the others; the constants of D-LMM (α = B) from a
 hand solution of its one-constraint SVM (spec: δ = 0.2, A = 1.265, μ = 3.125e−3, R = 27.7); the spec's ratios on
 D-LMM (min value/lower ≈ 7.98, min upper/value ≈ 2); the v1-printed (reversed) signs and a tightened upper constant are
 VIOLATED (certified); α = C (not locally optimal) is NOT_APPLICABLE naming local optimality."""
@@ -19,9 +20,42 @@ def _item(out, text):
     return found
 
 
-def test_defaults_hold_certified():
-    v = run_claim(lemma13.CLAIM, lemma13.CLAIM.default_datasets(), dps=30)
-    assert (v.verdict, v.certainty) == ("HOLDS", "certified")
+def test_defaults_violated_only_on_the_empty_support_witness():
+    defaults = lemma13.CLAIM.default_datasets()
+    assert defaults[-1].name == "tfsvm-local-empty-support"
+    v = run_claim(lemma13.CLAIM, defaults, dps=30)
+    assert (v.verdict, v.certainty) == ("VIOLATED", "certified")
+    assert v.reasons and all(r.startswith("tfsvm-local-empty-support") for r in v.reasons)
+    rest = run_claim(lemma13.CLAIM, defaults[:-1], dps=30)
+    assert (rest.verdict, rest.certainty) == ("HOLDS", "certified")
+
+
+def _minus_derivative(w):
+    """−L'(w) on local_empty_support, by hand: s = σ(121w) and σ(100w) select the second tokens, φ₁ = −11σ(121w),
+    φ₂ = 10σ(100w), L = ½[ℓ(φ₁) + ℓ(φ₂)] with |ℓ'(u)| = σ(−u): −L' = ½[1000|ℓ'(φ₂)|σ'(100w) − 1331|ℓ'(φ₁)|σ'(121w)]."""
+    sig = lambda x: 1 / (1 + mpmath.exp(-x))  # noqa: E731
+    dsig = lambda x: sig(x) * sig(-x)  # noqa: E731
+    return (1000 * sig(-10 * sig(100 * w)) * dsig(100 * w) - 1331 * sig(11 * sig(121 * w)) * dsig(121 * w)) / 2
+
+
+def test_empty_support_sequence_selecting_a_lower_score_violates_l1_and_l2_certified():
+    """FLAWED (found here). local_empty_support: w^mm_α = 1/100 (121w ≥ 1 slack, 100w ≥ 1 tight), 𝒯_1 = ∅, δ = ∞,
+    Θ = 100, A = 121/100, Γ = 11, γ^gap = 10, T = 2: R = (2/100)·log(64·2·11·(121/100)/10). By the closed form,
+    −⟨∇L(W), W^mm_α⟩ = (1/100)(−L'(w)) is < 0 at w = R and > 0 at 10R: a stationary point inside C_{μ,R}."""
+    mpmath.mp.dps = 40
+    R = mpmath.mpf(2) / 100 * mpmath.log(mpmath.mpf(64) * 2 * 11 * mpmath.mpf(121) / 100 / 10)
+    assert _minus_derivative(R) < 0 < _minus_derivative(10 * R)
+    with working_precision(30) as prec:
+        out = lemma13.evaluate(D.local_empty_support(), prec)
+    d = out.decision()
+    assert (d.verdict, d.certainty) == ("VIOLATED", "certified")
+    assert any("(L1)" in r for r in d.reasons) and any("(L2)" in r and "1/8" in r for r in d.reasons)
+    l1 = _item(out, "(L1)")[0]
+    want = _minus_derivative(R) / 100  # the check's W sits at ‖W‖ ≥ R, rounded up by < 10⁻⁶ relative
+    assert abs(mpmath.mpf(l1.value.mid().str(30, radius=False)) / want - 1) < 1e-6
+    with working_precision(30) as prec:
+        d2 = lemma13.evaluate(D.local_empty_support_2d(), prec).decision()
+    assert (d2.verdict, d2.certainty) == ("VIOLATED", "certified") and any("(L1)" in r for r in d2.reasons)
 
 
 def test_d_lmm_constants_by_hand():

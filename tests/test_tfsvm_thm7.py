@@ -1,4 +1,5 @@
-"""tfsvm.thm7 (local convergence): D-LMM's μ(α), R from an independent derivation (spec: δ = 0.2, A = 1.265,
+"""tfsvm.thm7 (local convergence; FLAWED-v1, found here: the constructed empty-support witnesses are VIOLATED,
+certified): D-LMM's μ(α), R from an independent derivation (spec: δ = 0.2, A = 1.265,
 μ = 3.125e−3, R = 27.7); D-LMM HOLDS as evidence with (T1) certified, GD iterates certified in the cone, and the spec's
 informative low starts (R₀ = 2 → GMM, R₀ = 5 → LMM); α = C → NOT_APPLICABLE; the altered width μ = ½ → VIOLATED
 (certified: a stationary-direction sign in the wider cone; the flow turns to the GMM); the D-T2 finding — the flow
@@ -52,6 +53,24 @@ def test_d_lmm_holds_as_evidence():
     assert "ends at the GMM" in low["2"] and "ends at the LMM" in low["5"]  # spec §4 (informative)
     assert {f.name for f in out.figures} == {"omc", "plane"}
     assert "50·R" in out.range
+
+
+def test_empty_support_witnesses_violated_certified():
+    """FLAWED (found here): on local_empty_support (d = 1) R of (74) = (2/100)·log(64·2·11·(121/100)/10) by hand
+    (w^mm_α = 1/100, δ = ∞, A = 121/100, Γ = 11, γ^gap = 10, T = 2) and (T1) fails there, certified; the d = 2 variant
+    (the GMM exists) fails (T1) as well."""
+    mpmath.mp.dps = 40
+    R = mpmath.mpf(2) / 100 * mpmath.log(mpmath.mpf(64) * 2 * 11 * mpmath.mpf(121) / 100 / 10)
+    assert D.local_empty_support() in thm7.CLAIM.default_datasets()
+    with working_precision(30) as prec:
+        out = thm7.evaluate(D.local_empty_support(), prec, gd_steps=2, depth=5, low_starts=(), figure=False)
+    d = out.decision()
+    assert (d.verdict, d.certainty) == ("VIOLATED", "certified") and "(T1)" in d.reasons[0]
+    assert abs(mpmath.mpf(_items(out, "(74)")[0].value.mid().str(30, radius=False)) - R) < 1e-25
+    with working_precision(30) as prec:
+        d2 = thm7.evaluate(D.local_empty_support_2d(), prec, alphas=[(1, 1)], gd_steps=2, depth=5, random_dirs=0,
+                           low_starts=(), figure=False).decision()
+    assert (d2.verdict, d2.certainty) == ("VIOLATED", "certified") and "(T1)" in d2.reasons[0]
 
 
 def test_not_locally_optimal_not_applicable():

@@ -23,6 +23,13 @@ and the per-sequence argument is void — as the spec says, the sums of the boun
 𝒯_i ≠ ∅ only (−⟨∇L(W), V⟩ itself is the full gradient; the other sequences' terms are O(e^{−‖W‖(1+2δ')Θ}) and may be
 negative). γ^gap_min is the minimum over the same sequences.
 
+FLAWED (found here; not in the spec): those terms are negative when the sequence selects a token scored below
+another, and they carry |ℓ'(φ_i)| ≈ 1 against a support sequence's ≈ e^{−γ} — a ratio exponential in the scores that
+R of (74) (Γ, A inside a log) does not cover, so at ‖W‖ = R they can dominate: (L1) and (L2)'s lower bound fail,
+certified. ``verify.data.tfsvm.local_empty_support`` (n = 2, T = 2, d = 1; a default dataset): R ≈ 0.1028 and
+−⟨∇L(W), W^mm_α⟩ = −2.65·10⁻⁵ at ‖W‖ = R (closed form in the data's docstring; a local maximum of L at ‖W‖ ≈ 0.49);
+``local_empty_support_2d`` (d = 2) the same. Theorem 7 (which takes μ(α), R from here) inherits it.
+
 How it is checked (certified, arb balls at exact rational W). Every locally-optimal α (enumerated over [T]^n,
 ``verify.geometry.local_cone.local_cones``; the GMM included) or the given ``alphas``; μ(α) exact, R an arb ball.
 W: W^mm_α and points of cone_μ(W^mm_α) within 10⁻⁹ of its boundary (certified inside exactly) toward every other
@@ -34,8 +41,9 @@ q_i as the sum of the other softmax entries (stable). Tallies over every (W, V):
 
 False cases (tests): the literal printed signs (``signs="printed"``) and a tightened upper constant 2/n → 1/(2n)
 (``upper_factor``; on D-LMM the value is ≈ upper/2, so 1/(2n) fails while the printed 2/n holds with a factor 2 to
-spare) → VIOLATED, certified; α = C on D-LMM (W^mm_C has the higher-scored A and B as support indices; spec: there
-−⟨∇L(W), W^mm_C⟩ < 0 along its ray) → NOT_APPLICABLE naming local optimality.
+spare) → VIOLATED, certified; the printed form on local_empty_support and local_empty_support_2d → VIOLATED,
+certified ((L1) and the lower bound of (L2)); α = C on D-LMM (W^mm_C has the higher-scored A and B as support
+indices; spec: there −⟨∇L(W), W^mm_C⟩ < 0 along its ray) → NOT_APPLICABLE naming local optimality.
 """
 from __future__ import annotations
 
@@ -131,7 +139,7 @@ def evaluate(data: Dataset, prec: Precision, alphas=None, factors=FACTORS, loss:
 
 
 def default_datasets(seed: int = 0):
-    return [D.d_lmm(), D.d_t2(), D.lemma4_cross(), D.thm4_trap()]
+    return [D.d_lmm(), D.d_t2(), D.lemma4_cross(), D.thm4_trap(), D.local_empty_support()]
 
 
 STATEMENT = """\
@@ -141,12 +149,15 @@ Assumption A; α locally optimal; μ(α) = (1/8)(min(½, δ)/A)², R = max(2, 1/
 (v1 App. C; printed with the signs reversed — an ℓ' < 0 slip; the meaningful form is encoded; sums over the
 sequences with 𝒯_i ≠ ∅).
 
+FLAWED in v1 (found here): a sequence without support index that selects a lower-scored token makes (L1) and the
+lower bound fail at ‖W‖ = R (tfsvm-local-empty-support: −⟨∇L(W), W^mm_α⟩ < 0 at R ≈ 0.103), certified.
+
 Certified at sampled W (W^mm_α and cone-boundary points, ‖W‖ ∈ {1, 3/2}·R) and V (the same directions), for every
 locally-optimal α.
 """
 
 CLAIM = register(Claim(id="tfsvm.lemma13", paper="tfsvm", number="Lemma 13", kind="inequality",
-                       title="Local cone: no stationary points; two-sided gradient bounds",
+                       title="Local cone: no stationary points; two-sided gradient bounds (FLAWED-v1: R of (74))",
                        statement=STATEMENT, check=evaluate, default_datasets=default_datasets,
                        aliases=("local-gradient-condition",),
                        parameters=(

@@ -1,4 +1,6 @@
 """tfsvm Theorem 7 — local convergence of W-GD to a locally-optimal direction (v1 §5.1, App. C; Lemmas 13, 14).
+FLAWED in v1 (found here): the explicit μ(α), R of Lemma 13 / eq. (74) fail when a sequence without a support index
+selects a lower-scored token (below).
 
 Statement (v1). Assumption A; α locally optimal (Def. 2), W^mm_α its Att-SVM solution. There are μ = μ(α) ∈ (0, 1) and
 R > 0 such that
@@ -44,12 +46,24 @@ How it is checked. "α locally optimal": every locally-optimal α of [T]^n (enum
 Figures: 1 − corr(W, W^mm_α) against ‖W‖ (log10 at the working precision) along every flow; the first column of W
 projected on the plane of W^mm_α and W^mm (the cone boundary, the LMM and GMM directions, the paths).
 
-False cases (tests): α not locally optimal (D-LMM, α = C: A and B, both scored higher, are support indices of W^mm_C)
-→ NOT_APPLICABLE naming local optimality. The theorem holds wherever its hypotheses are decidable here, so the
-VIOLATED test alters the statement (``mu``, a documented false-case option): on D-LMM with α = B and a cone width
-μ = ½ (160 times μ(α)), the wider cone's boundary toward token A has A selected: −⟨∇L(W), W^mm_B⟩ < 0 there ((T1)'s
-sign fails, certified) and the flow from it turns to the GMM (1 − corr to W^mm_B a plateau) — the width μ(α)
-matters. D-T2 with ``invariance=True`` → VIOLATED (evidence: the flow's exit above).
+FLAWED (found here; not in the spec): Def. 2 constrains only the support indices, so a sequence with 𝒯_i = ∅ is
+unconstrained — it may select a token scored below another (the mechanism of Lemma 5's flaw). Its ℓ'(φ_i) is then
+O(1) while a well-classified support sequence's is ≈ e^{−γ}: a ratio exponential in the scores, which eq. (74)'s R
+(Γ, A only inside a log) does not cover. In the cone this sequence pushes W away from W^mm_α (its term of
+−⟨∇L(W), W^mm_α⟩ is ≈ −|ℓ'_i|·e^{−(margin_i)‖W‖Θ}, margin_i > 1) and beats the support sequences' pull until ‖W‖
+is far beyond R. ``verify.data.tfsvm.local_empty_support`` (d = 1; derivation in its docstring): R ≈ 0.1028, −L'(w) <
+0 on [R, 0.4898) and > 0 beyond — a local maximum of L inside C_{μ,R} ((T1) fails, certified at W^mm_α·R/‖W^mm_α‖),
+and the flow from R·Ŵ^mm_α runs to −W^mm_α's side. ``local_empty_support_2d`` (d = 2, the GMM exists): (T1) fails
+(certified) and the flows from R·Ŵ^mm_α and every boundary start end at the GMM (1 − corr to W^mm_α ≈ 0.90 at 50R,
+evidence). Found by the property search (a scale-10³ dataset, R ≈ 1.5·10⁻⁵, sign turn at ≈ 3.3·10⁻⁴). The
+existential reading (some larger R) is not refuted: on local_empty_support every R > 0.4898 works.
+
+False cases (tests): local_empty_support (a default dataset) and local_empty_support_2d → VIOLATED (certified, (T1)).
+α not locally optimal (D-LMM, α = C: A and B, both scored higher, are support indices of W^mm_C) → NOT_APPLICABLE
+naming local optimality. An altered statement (``mu``, a documented false-case option): on D-LMM with α = B and a
+cone width μ = ½ (160 times μ(α)), the wider cone's boundary toward token A has A selected: −⟨∇L(W), W^mm_B⟩ < 0
+there ((T1)'s sign fails, certified) and the flow from it turns to the GMM (1 − corr to W^mm_B a plateau) — the
+width μ(α) matters. D-T2 with ``invariance=True`` → VIOLATED (evidence: the flow's exit above).
 """
 from __future__ import annotations
 
@@ -312,7 +326,7 @@ def plane_figure(paths, gmm, cones, mu):
 
 
 def default_datasets(seed: int = 0):
-    return [D.d_lmm(), D.d_t2()]
+    return [D.d_lmm(), D.d_t2(), D.local_empty_support()]
 
 
 STATEMENT = """\
@@ -323,10 +337,14 @@ W(k)/‖W(k)‖ → W^mm_α/‖W^mm_α‖ and stays in the cone (v1 §5.1, App. 
 (T1) certified at sampled cone points; (T2) from R·Ŵ^mm_α and cone-boundary starts: W-GD (η = 1/L_W) checked in the
 cone at every iterate (certified), then the gradient flow (η → 0) to 100·R, cone membership at every step, the
 direction by a decay rule (evidence over the range).
+
+FLAWED in v1 (found here): with the explicit μ(α), R of (74), a sequence without support index that selects a
+lower-scored token puts a stationary point in C_{μ,R} (tfsvm-local-empty-support: R ≈ 0.103, a local maximum of L
+at ‖W‖ ≈ 0.49), certified.
 """
 
 CLAIM = register(Claim(id="tfsvm.thm7", paper="tfsvm", number="Theorem 7", kind="asymptotic",
-                       title="Local convergence of W-GD to a locally-optimal direction W^mm_α",
+                       title="Local convergence of W-GD to a locally-optimal direction W^mm_α (FLAWED-v1: R of (74))",
                        statement=STATEMENT, check=evaluate, default_datasets=default_datasets,
                        aliases=("local-convergence",),
                        parameters=(

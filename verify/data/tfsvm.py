@@ -165,6 +165,28 @@ def thm6_small_step() -> Dataset:
                         name="tfsvm-thm6-small-step")
 
 
+def local_empty_support() -> Dataset:
+    """Constructed for Theorem 7 / Lemma 13 (n = 2, T = 2, d = 1, v = 1, Y = 1): sequences (0, −11) with z = −11 and
+    (0, 10) with z = 10, scores = tokens. α = (2, 2): Att-SVM(α) asks 121w ≥ 1 and 100w ≥ 1, so w^mm_α = 1/100;
+    sequence 2 has support index 1 (score 0 < 10: α is locally optimal), sequence 1 has margin 121/100 and no support
+    index (𝒯_1 = ∅: Def. 2 holds vacuously) although α selects its LOWER-scored token. Its loss derivative
+    |ℓ'(−11σ(121w))| ≈ 1 dwarfs sequence 2's ≈ e^{−10}: −L'(w) = ½[1000|ℓ'_2|σ'(100w) − 1331|ℓ'_1|σ'(121w)] is
+    negative at eq. (74)'s R = (2/100)·log(64·2·11·(121/100)/10) ≈ 0.1028 and positive from w ≈ (10 + log 1.331)/21
+    ≈ 0.49 on: a stationary point (a local maximum of L) inside C_{μ,R}."""
+    return Dataset.make(X=[[[0], [-11]], [[0], [10]]], Y=[1, 1], v=[1], z=[[-11], [10]],
+                        name="tfsvm-local-empty-support")
+
+
+def local_empty_support_2d() -> Dataset:
+    """local_empty_support with a second coordinate (n = 2, T = 2, d = 2, v = e₁, z_i = (∓11 | 10, 0)): the first
+    token of both sequences moves to (0, 1), so only W's first column w enters, with logits (−11w₂, 121w₁) and
+    (10w₂, 100w₁). α = (2, 2): only sequence 2's constraint 100w₁ − 10w₂ ≥ 1 is tight, w = (1/101, −1/1010),
+    ‖W^mm_α‖² = 1/10100; sequence 1's margin is 1199/1010 (𝒯_1 = ∅, α_1 its lower-scored token). Here the GMM
+    α = (1, 2) exists (both tight) and the cone C_{μ,R} has width: the flow from R·Ŵ^mm_α goes to the GMM."""
+    return Dataset.make(X=[[[0, 1], [-11, 0]], [[0, 1], [10, 0]]], Y=[1, 1], v=[1, 0], z=[[-11, 0], [10, 0]],
+                        name="tfsvm-local-empty-support-2d")
+
+
 def thm3_cancelling() -> Dataset:
     """Theorem 3's printed hypotheses without W^mm (constructed; n = 2, T = 2, d = 1, v = 1): sequences (2, 0) with
     z = 1 and (3, −1) with z = −1/4, scores = tokens. B.2 holds (T = 2); Att-SVM asks 2w ≥ 1 and −w ≥ 1 (infeasible);
