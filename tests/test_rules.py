@@ -52,6 +52,18 @@ def test_a_plateau_fails_and_a_slow_decay_does_not():
         assert rules.decays(XS, power("0.06")).holds is None
 
 
+def test_a_plateau_is_not_read_where_the_window_cannot_show_a_slow_derived_rate():
+    """XS spans x × 10: a decay at rate κ keeps 10^−κ of y, so κ = 1/20 (0.89) cannot be told from a plateau
+    (needs κ·ln 10 ≥ ln 2, κ ≥ 0.301); κ = 2/5 can. The same flat values: undecided, then a plateau."""
+    with working_precision(30):
+        flat = [arb("0.3") * (1 + arb(k) / 1000) for k in range(4)][::-1]
+        d = rules.decays(XS, flat, expected=Fraction(1, 20))
+        assert d.holds is None and "too short to tell it from a plateau" in d.detail
+        assert rules.decays(XS, flat, expected=Fraction(2, 5)).holds is False
+        assert rules.decays(XS, flat).holds is False  # no derived rate: the plateau rule as before
+        assert rules.decays(XS, power("0.05"), expected=Fraction(1, 20)).holds is True  # the rate itself
+
+
 def test_a_plateau_below_the_floor_is_not_a_failure():
     with working_precision(30):
         flat = [arb(10) ** -40] * 4

@@ -14,6 +14,7 @@ precision first, so 1e-5000 is fine) and are reported with the decision.
 """
 from __future__ import annotations
 
+import math
 from fractions import Fraction
 
 from flint import arb
@@ -94,7 +95,9 @@ def decays(xs, ys, expected=None, floor=0, tail: int = TAIL_POINTS, zero=None) -
     strictly decrease and the fitted exponent (over them) reaches the threshold — or the last value
     is certainly ≤ ``zero`` (the working precision's resolution, 10^-dps: y is 0 to every digit
     carried). Fails: a plateau (exponent < PLATEAU_EXPONENT and the last value ≥ PLATEAU_FRACTION ×
-    the tail's first, above ``floor`` and ``zero``). Otherwise undecided."""
+    the tail's first, above ``floor`` and ``zero``) — with a derived rate only over a tail long enough that
+    a decay at that rate would have lost more than that (x_last/x_first ≥ 2^(1/expected)). Otherwise
+    undecided."""
     need = RATE_FRACTION * Fraction(expected) if expected is not None else MIN_DECAY_EXPONENT
     name = "decays" + (f" (rate ≥ {_f(RATE_FRACTION)}·{float(expected):.4g})" if expected is not None else
                        f" (rate ≥ {_f(MIN_DECAY_EXPONENT)})")
@@ -111,7 +114,15 @@ def decays(xs, ys, expected=None, floor=0, tail: int = TAIL_POINTS, zero=None) -
         return Decision(True, name, detail + f" ≥ {float(need):.4g}; strictly decreasing")
     kept = _lt(_arb(ys[-1]), _arb(PLATEAU_FRACTION) * _arb(ys[0]))  # False: the last value kept ≥ half
     above = _lt(_arb(floor) if zero is None else _arb(max(Fraction(floor), Fraction(0))).max(_arb(zero)), ys[-1])
-    if a is not None and a < PLATEAU_EXPONENT and kept is False and above:
+    # a plateau is read only where the window could show the derived rate: decaying at it, y would lose at least
+    # 1 − PLATEAU_FRACTION over the tail (irgf's κ can be ~0.05: a factor 2 needs µ to grow by 2^(1/κ) ≈ 10⁶)
+    span = (_log10(xs[-1]) - _log10(xs[0])) * math.log(10)
+    if expected is not None and float(expected) * span < math.log(1 / PLATEAU_FRACTION):
+        if a is not None and a < PLATEAU_EXPONENT and kept is False and above:
+            return Decision(None, name, detail + f"; at the derived rate {float(expected):.4g} the window (x × "
+                                                 f"{math.exp(span):.3g}) would keep > {_f(PLATEAU_FRACTION)} of y: "
+                                                 "too short to tell it from a plateau (range too short to decide)")
+    elif a is not None and a < PLATEAU_EXPONENT and kept is False and above:
         return Decision(False, name, detail + f" < {_f(PLATEAU_EXPONENT)} and it kept ≥ {_f(PLATEAU_FRACTION)} of its "
                                               "value: a plateau")
     why = "not strictly decreasing" if dec is not True else f"exponent below {float(need):.4g}"
