@@ -1,5 +1,5 @@
 """verify.kit.seq2seq (mutation tests): what each helper hands the engine and reads back (recorders stand in for
-Assumption E, the regularisation path, the SVM, the distance), R₀ = ‖W^mm‖·max(1, ln(B·T/c)) rounded up to 3
+Assumption E, the regularisation path, the SVM, the distance), R₀ = ‖W^mm‖·max(1, ln(B·T/min(c, 1))) rounded up to 3
 significant digits (expected values worked out here with mpmath / by hand), the ladders, ‖·‖_F, the SDP resolution
 of nuclear distances, vec(Wᵀ), the optimal-token hypotheses (ties, the head's α, feasibility) and the plateau rule
 read only from R ≥ R₀ (both sides of the floor R₀(1 − tol), the tail's start, the residual flag)."""
@@ -78,8 +78,10 @@ def test_path_r0_rounding_and_the_floor_one(r0_env):
     assert r0_env.calls == [(None, "causal")]
     assert Q.path_r0(data, to_arb(3), alpha="A") == Fraction(139, 10) and r0_env.calls[-1][0] == "A"
     assert Q.path_r0(data, Fraction(1, 1000)) == Fraction(461, 100000)   # 0.0046051… → 0.00461
-    r0_env.c = Fraction(2)   # ln 50 = 3.912… ; ×3 = 11.736… → 11.8
-    assert Q.path_r0(data, Fraction(3)) == Fraction(118, 10)
+    r0_env.c = Fraction(2)   # c > 1: min(c, 1) = 1, ln(B·T) = ln 100 (not ln 50 = 3.912…: the absolute floor) → 13.9
+    assert Q.path_r0(data, Fraction(3)) == Fraction(139, 10)
+    r0_env.c = Fraction(9, 10)   # ln(100/(9/10)) = 4.7105… ; ×3 = 14.131… → 14.2
+    assert Q.path_r0(data, Fraction(3)) == Fraction(142, 10)
     r0_env.B, r0_env.c = to_arb(Fraction(1, 2)), Fraction(1)   # B·T/c = 2: ln 2 < 1
     assert Q.path_r0(data, Fraction(7, 3)) == Fraction(234, 100)
     r0_env.B = to_arb(Fraction(1, 8))   # B·T/c = 1/2

@@ -4,8 +4,9 @@ carry chosen θ and ‖·‖, and the distances by a stand-in returning chosen v
 
 Pinned: the options at their defaults (factors R₀·(1, 3, 10, 30, 100), both norms, target "svm", starts 2, seed 0,
 the figure drawn) and passed through (radii as strings for both norms, norms alone, target "transpose" transposing
-θ for both norms, starts, seed, figure=False); R₀ per norm — s2s_labels: 1.87 (Frobenius, ‖W^mm‖_F = √440/25 times
-ln(B·T/c)) and 1.95 (nuclear, from the certified C⋆) as the module docstring states; s2s_causal: 6.1 for both —
+θ for both norms, starts, seed, figure=False); R₀ per norm — s2s_labels: 2.55 (Frobenius, ‖W^mm‖_F = √440/25 times
+ln(B·T), B·T = 9√85/4 > B·T/c as c > 1) and 2.67 (nuclear, the certified C⋆ = 0.87727 times ln(B·T)) as the module
+docstring states; s2s_causal: 7.97 for both (‖W^mm‖ = C⋆ = 2.69979, B·T = 3√650/4) —
 the nuclear SAtt-SVM solved at the working dps with the dataset's causal flag, norm "nuc", no uniqueness check; an
 unsolved one fails its requirement with the solver's notes and stops the nuclear part; the face note (True / False /
 None); the budget count ‖K̄Q̄ᵀ‖_⋆ = R within R·10⁻ᵈᵖˢ (closed); the Evidence (value at the largest R, the regime
@@ -26,8 +27,8 @@ THETA = [F(1), F(2), F(3), F(4)]
 F_LABEL = "(⋄ = F) dist(W̄_R/R, W^mm/‖W^mm‖_F) → 0 (value at the largest R)"
 NUC_LABEL = "(⋄ = ⋆) dist(W̄_R/‖W̄_R‖_⋆, 𝒲^mm_⋆/C⋆) → 0 (float SDP over the certified face) (value at the largest R)"
 NUC_REQ = "SAtt-SVM⋆ (nuclear) solved with a certified value"
-LABELS_F = ("187/100", "561/100", "187/10", "561/10", "187")
-LABELS_NUC = ("39/20", "117/20", "39/2", "117/2", "195")
+LABELS_F = ("51/20", "153/20", "51/2", "153/2", "255")
+LABELS_NUC = ("267/100", "801/100", "267/10", "801/10", "267")
 
 
 
@@ -111,14 +112,14 @@ def test_defaults_on_s2s_labels(monkeypatch):
     assert n.rule.holds is True and n.residual is True and abs(float(n.value) - 1e-8) < 1e-20
     assert abs(float(f.value.mid()) - 1 / 512 ** 2) < 1e-18  # 1/R² at the largest R
     regime = [r for r in out.requirements if "asymptotic regime" in r.name]
-    assert len(regime) == 2 and all(r.met for r in regime) and "R₀ = 1.87" in regime[0].detail
-    assert "R₀ = 1.95" in regime[1].detail
+    assert len(regime) == 2 and all(r.met for r in regime) and "R₀ = 2.55" in regime[0].detail
+    assert "R₀ = 2.67" in regime[1].detail
     solved = [r for r in out.requirements if r.name == NUC_REQ]
     assert len(solved) == 1 and solved[0].met is True and solved[0].detail.startswith("C⋆ ∈ [0.8772684")
     assert [d.name for d in log["path_data"]] == ["tfsvm-s2s-labels"] * 2
     assert "𝒲^mm_⋆ is a single point" in out.notes
     assert "(⋄ = ⋆) ‖K̄Q̄ᵀ‖_⋆ = R (budget active) at 3 of 5 radii" in out.notes
-    assert out.range == "⋄ = F: R₀ = 1.87 ≤ R ≤ 187; ⋄ = ⋆: R₀ = 1.95 ≤ R ≤ 195"
+    assert out.range == "⋄ = F: R₀ = 2.55 ≤ R ≤ 255; ⋄ = ⋆: R₀ = 2.67 ≤ R ≤ 267"
     assert out.covers == ["⋄ ∈ {Frobenius, nuclear}, m = d"]
     assert len(out.figures) == 1 and len(out.figures[0].series) == 2
     assert out.decision().verdict == "HOLDS"
@@ -133,7 +134,7 @@ def test_options_pass_through(monkeypatch):
     assert log["path"] == [("W", given, 30, 3, 7), ("KQ", given, 30, 3, 7)]
     assert all(d[0] == [[F(1), F(3), F(2), F(4)]] * 5 for d in log["dist"])
     assert all("Wᵀ (transposed: the FALSE CASE)" in e.quantity for e in out.evidence if "dist(" in e.quantity)
-    assert out.figures == [] and out.range == "⋄ = F: R₀ = 1.87 ≤ R ≤ 200; ⋄ = ⋆: R₀ = 1.95 ≤ R ≤ 200"
+    assert out.figures == [] and out.range == "⋄ = F: R₀ = 2.55 ≤ R ≤ 200; ⋄ = ⋆: R₀ = 2.67 ≤ R ≤ 200"
 
 
 def test_one_norm_at_a_time(monkeypatch):
@@ -143,16 +144,16 @@ def test_one_norm_at_a_time(monkeypatch):
     assert [c[0] for c in log["path"]] == ["W"] and log["svm"] == [] and out.covers == ["⋄ ∈ {Frobenius}, m = d"]
     out, log = _run(monkeypatch, norms=("nuclear",))
     assert [c[0] for c in log["path"]] == ["KQ"] and len(log["svm"]) == 1 and out.covers == ["⋄ ∈ {nuclear}, m = d"]
-    assert out.range == "⋄ = ⋆: R₀ = 1.95 ≤ R ≤ 195"
+    assert out.range == "⋄ = ⋆: R₀ = 2.67 ≤ R ≤ 267"
     out, log = _run(monkeypatch, norms=())
     assert log["path"] == [] and out.figures == [] and out.covers == ["⋄ ∈ {}, m = d"]
 
 
 def test_causal_dataset(monkeypatch):
-    """s2s_causal: the nuclear SVM with causal masking (R₀ = 6.1 for both norms), the range marked causal."""
+    """s2s_causal: the nuclear SVM with causal masking (R₀ = 7.97 for both norms), the range marked causal."""
     out, log = _run(monkeypatch, data=s2s_causal())
     assert log["svm"][0][0] == (s2s_causal(), None, True)
-    assert out.range == "⋄ = F: R₀ = 6.1 ≤ R ≤ 610; ⋄ = ⋆: R₀ = 6.1 ≤ R ≤ 610 (causal)"
+    assert out.range == "⋄ = F: R₀ = 7.97 ≤ R ≤ 797; ⋄ = ⋆: R₀ = 7.97 ≤ R ≤ 797 (causal)"
 
 
 def test_face_note(monkeypatch):
@@ -189,6 +190,6 @@ def test_check_passes_exact_radii(monkeypatch):
 
 
 def test_factors_scale_both_ladders(monkeypatch):
-    """factors given: R₀·factors for each norm — s2s_labels' R₀ = 187/100 (F) and 39/20 (⋆) times (1, 2)."""
+    """factors given: R₀·factors for each norm — s2s_labels' R₀ = 255/100 (F) and 267/100 (⋆) times (1, 2)."""
     _, log = _run(monkeypatch, factors=("1", "2"))
-    assert log["path"] == [("W", ("187/100", "187/50"), 30, 2, 0), ("KQ", ("39/20", "39/10"), 30, 2, 0)]
+    assert log["path"] == [("W", ("51/20", "51/10"), 30, 2, 0), ("KQ", ("267/100", "267/50"), 30, 2, 0)]

@@ -11,7 +11,7 @@ from verify.kit.seq2seq import frobenius_norm, path_r0
 from verify.numbers.precision import working_precision
 from verify.svm.seq2seq import satt_svm
 
-FACTORS = ("1", "3", "10", "30")  # R = R₀·f, R₀ = ‖W^mm‖·max(1, ln(B·T/c)) (verify.kit.seq2seq.path_r0)
+FACTORS = ("1", "3", "10", "30")  # R = R₀·f, R₀ = ‖W^mm‖·max(1, ln(B·T/min(c, 1))) (verify.kit.seq2seq.path_r0)
 
 
 def small_causal() -> Dataset:
@@ -82,15 +82,15 @@ def test_a_ladder_below_the_regime_is_inconclusive_never_violated():
 
 
 def test_scaled_default_gives_the_default_verdict():
-    """Tokens ×1/1000: W^mm ×10⁶ and B/c unchanged, so R₀ ×10⁶ exactly and the path is the same up to that scale
-    (the statement is scale-covariant in R): the same verdict, HOLDS."""
+    """Tokens ×1/1000: W^mm ×10⁶ and B/c unchanged, so the path is the same up to that scale (the statement is
+    scale-covariant in R): the same verdict, HOLDS. R₀ = ‖W^mm‖·max(1, ln(B·T/min(c, 1))) scales exactly (×s⁻²) while
+    c ≤ 1 at both scales (×1/1000 → ×1/10⁶); the floor ln(B·T) breaks it only for large scores (c > 1)."""
     data = s2s_labels()
     with working_precision(30) as prec:
         a = C.evaluate(data, prec, norms=("F",), figure=False)  # the default ladder: the path rises up to R ≈ 4R₀
         b = C.evaluate(scaled(data, Fraction(1, 1000)), prec, norms=("F",), figure=False)
     assert a.decision().verdict == b.decision().verdict == "HOLDS"
-    W = satt_svm(data, None, False, dps=30).solution
-    small = scaled(data, Fraction(1, 1000))
+    small, smaller = scaled(data, Fraction(1, 1000)), scaled(data, Fraction(1, 10**6))
     with working_precision(30):
-        assert path_r0(small, frobenius_norm(satt_svm(small, None, False, dps=30).solution)) == \
-            10**6 * path_r0(data, frobenius_norm(W))  # the ladder scales exactly
+        assert path_r0(smaller, frobenius_norm(satt_svm(smaller, None, False, dps=30).solution)) == \
+            10**6 * path_r0(small, frobenius_norm(satt_svm(small, None, False, dps=30).solution))  # exactly

@@ -79,3 +79,19 @@ def test_small_scale_data_is_not_violated():
     with working_precision(30) as prec:
         d = T.evaluate(small_causal(), prec, figure=False).decision()
     assert d.verdict == "HOLDS" or (d.verdict == "INCONCLUSIVE" and "regime" in str(d.reasons)), d
+
+
+def test_large_scale_data_is_read_past_the_transient():
+    """The 10³-scale hunt find (n = 1, T = 2, self-attention: two queries x₁, x₂): W^mm = 10⁻⁶·e₁e₂ᵀ by hand (query
+    margins 10⁶·W₁₂ and 10⁶·(W₁₁ + W₁₂), both tight; ‖W^mm‖_F = 10⁻⁶). The query with the smaller margin keeps a
+    doubly-exponential weight until R/‖W^mm‖ ≈ ln 10³, so the path's distance rises (0.020, 0.027, 0.160 at
+    R/‖W^mm‖ = 1.01, 3.03, 10.1: an independent 80-digit computation) before it decays; the ladder read from
+    R₀ = ‖W^mm‖·ln(B·T/c) with B·T/c = 2 put that rise in the tail (a false VIOLATED). R₀ ≥ ‖W^mm‖·ln(B·T),
+    B = ‖v‖·‖x₁ − x₂‖ = 10³, T = 2: ln 2000 = 7.6009… ⇒ R₀ ≥ 7.60·10⁻⁶."""
+    data = Dataset.make(X=[[[0, 1000], [1000, 1000]]], Y=[1], v=[1, 0], name="tfsvm-thm10-large-scale-find")
+    assert list(satt_svm(data, None, False, dps=30).solution) == [0, Fraction(1, 10**6), 0, 0]
+    with working_precision(30) as prec:
+        out = T.evaluate(data, prec, figure=False)
+    d = out.decision()
+    assert d.verdict == "HOLDS", d
+    assert any("R₀ = 0.00000761" in n for n in out.notes)

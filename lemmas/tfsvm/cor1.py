@@ -21,9 +21,9 @@ How it is checked (asymptotic: evidence over the radii computed). ⋄ ∈ {Frobe
   (``verify.svm.distance``, ~1e−7: values ≤ ``rules.SDP_DISTANCE_RESOLUTION`` count as 0), ``rules.decays``.
   Whether 𝒲^mm_⋆ is one point is reported.
 Radii (scaled to the data, ``verify.kit.seq2seq.path_r0``): R = R₀·(1, 3, 10, 30, 100) per norm ⋄, R₀ =
-‖W^mm‖_⋄·max(1, ln(B·T/c)) — the proof's R₀ = (1/ε)·log(B·T/c) at the SVM direction's margin per unit norm
+‖W^mm‖_⋄·max(1, ln(B·T/min(c, 1))) — the proof's R₀ = (1/ε)·log(B·T/c) at the SVM direction's margin per unit norm
 ε = 1/‖W^mm‖_⋄ — so R·(margin per unit norm) spans the same logit range on every dataset (tokens at 10⁻³: R₀ ~ 10⁶;
-the defaults: R₀ = 1.87 / 1.95 (s2s_labels, F / ⋆), 6.1 (s2s_causal), formerly a fixed R ∈ {1, …, 100}). A plateau is
+the defaults: R₀ = 2.55 / 2.67 (s2s_labels, F / ⋆), 7.97 (s2s_causal), formerly a fixed R ∈ {1, …, 100}). A plateau is
 read only where the rule's last radii are ≥ R₀ (``rules.in_regime``): radii given below it (option ``radii``) give
 INCONCLUSIVE naming the regime, never VIOLATED.
 False cases (tests): target="transpose" compares the path's Wᵀ with the solution set (the order printed in Cor 2)

@@ -16,7 +16,7 @@ non-empty (Lemma 16: a deviating query with no low-score token makes it empty �
 "ε small": W^mm_α ∈ cone_ε(α), i.e. ε < κ̂(α) = κ(W^mm_α)/‖W^mm_α‖_F (exact κ).
 Constants. ε = κ̂(α)/2 (rounded down to 3 digits; option ``eps``); R₀ = max(1, (1/ε) log(B·T/c_α)) (the proof's
 R₀, B = max_{i,t,τ} ‖v‖‖x_it − x_iτ‖, c_α of Assumption E; rounded up); for α = opt (no ε: the cone is every
-matrix) the same R₀ at the SVM direction's margin per unit norm, R₀ = ‖W^mm‖_F·max(1, ln(B·T/c)) (3 digits, rounded
+matrix) the same R₀ at the SVM direction's margin per unit norm, R₀ = ‖W^mm‖_F·max(1, ln(B·T/min(c, 1))) (3 digits, rounded
 up; ``verify.kit.seq2seq.path_r0``, shared with Corollaries 1–2), so the ladder scales with the data (tokens at 10⁻³:
 W^mm ~ 10⁶, logits R·10⁻⁶). A plateau is read only where the rule's last radii are ≥ R₀ (``rules.in_regime``; else
 INCONCLUSIVE, a requirement) — on the default ladders always: R₀·(1, 2, 4, 8, 16) for α ≠ opt, and for α = opt
@@ -254,5 +254,5 @@ CLAIM = register(Claim(id="tfsvm.thm10", paper="tfsvm", number="Theorem 10", kin
                            Parameter("R₀", "R₀ = O(1/ε) large enough", "range",
                                      "the proof's R₀ = max(1, (1/ε)·log(B·T/c_α)) (named in the verdict)"),
                            Parameter("R", "R → ∞ (the limit along the path)", "range",
-                                     "R = R₀·(1, 2, 4, 8, 16) (α = opt: R₀·(1, 3, 10, 30, 100), R₀ = ‖W^mm‖_F·max(1, ln(B·T/c))), precision "
+                                     "R = R₀·(1, 2, 4, 8, 16) (α = opt: R₀·(1, 3, 10, 30, 100), R₀ = ‖W^mm‖_F·max(1, ln(B·T/min(c, 1)))), precision "
                                      "dps + ⌈R·B_z/ln 10⌉ for α ≠ opt (named in the verdict's range)"),)))

@@ -64,16 +64,20 @@ def global_path(out, data, param: str, radii, prec, starts: int = 2, seed: int =
 
 
 def path_r0(data, norm, alpha=None) -> Fraction:
-    """R₀ = ‖W^mm‖_⋄·max(1, ln(B·T/c)), rounded up to 3 significant digits: the radius from which the SVM direction
-    R·W^mm/‖W^mm‖_⋄ (margins ≥ R/‖W^mm‖_⋄) has logit margins ≥ ln(B·T/c) — the proof's R₀ = (1/ε)·log(B·T/c_α) of
-    Theorems 9/10 at ε = 1/‖W^mm‖_⋄ (B = max ‖v‖‖x_it − x_iτ‖, c = Assumption E's constant at ``alpha``, None: the
-    optimal tokens). Scale-covariant: tokens ×s give W^mm ×s⁻² and B/c unchanged, so R₀ ×s⁻² exactly. Below R₀
+    """R₀ = ‖W^mm‖_⋄·max(1, ln(B·T/min(c, 1))), rounded up to 3 significant digits: the radius from which the SVM
+    direction R·W^mm/‖W^mm‖_⋄ (margins ≥ R/‖W^mm‖_⋄) has logit margins ≥ ln(B·T/c) — the proof's
+    R₀ = (1/ε)·log(B·T/c_α) of Theorems 9/10 at ε = 1/‖W^mm‖_⋄ (B = max ‖v‖‖x_it − x_iτ‖, c = Assumption E's constant
+    at ``alpha``, None: the optimal tokens) — and ≥ ln(B·T): the loss is linear in the off-token mass only once
+    B·T·e^{−margin} ≲ 1 in absolute score units (the logistic loss has unit curvature scale, ℓ''/|ℓ'| ≤ 1), which
+    B/c does not see. Tokens ×s with s ≤ 1/c scale R₀ by s⁻² exactly; for larger scores R₀ grows with ln s: at
+    scores ~10³ (n = 1, T = 2, self-attention) the query with the smaller margin keeps a doubly-exponential weight
+    until R ≈ ln(10³)·‖W^mm‖, and the path's distance rises before it decays (tests/test_tfsvm_thm10.py). Below R₀
     the logits can be ≪ 1 (tokens at 10⁻³: R·10⁻⁶), where the path's direction is frozen at −∇L(0)'s and its
     distance flat whatever the limit (``rules.in_regime``). ``norm``: ‖W^mm‖_⋄, exact or a ball."""
     from verify.kit.separating import head_spread
 
     _, c, _ = assumption_e(data, alpha, attention_for(data))
-    arg = head_spread(data) * data.T / to_arb(c) if c else None
+    arg = head_spread(data) * data.T / to_arb(min(Fraction(c), Fraction(1))) if c else None
     log = arg.log() if arg is not None and arg > 1 else to_arb(0)
     f = log if log > 1 else to_arb(1)
     return rational_above(to_arb(norm) * f if not isinstance(norm, arb) else norm * f, 3)
