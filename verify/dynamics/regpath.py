@@ -126,7 +126,8 @@ def product_sphere_minimize(value, newton, x0, blocks, dps: int, max_iter: int =
     the regularization path; two are the joint (v, p) path (``verify.dynamics.joint_rp``). Returns (ψ, f, iterations).
 
     The Riemannian Hessian is P ∇²f P − ⊕_b (x̂_bᵀ∇_b f/ρ_b) P_b (P = ⊕ P_b, P_b = I − x̂_b x̂_bᵀ), made invertible on
-    the normal lines by + Σ_b x̂_b x̂_bᵀ; each block moves at most ~30° per step (the whole step is scaled)."""
+    the normal lines by + h·Σ_b x̂_b x̂_bᵀ (h: its largest diagonal entry, so that neither swamps the other whatever
+    the data's scale); each block moves at most ~30° per step (the whole step is scaled)."""
     x = _retract_blocks(x0, blocks)
     D = len(x)
     f, gf, Hf = newton(x)
@@ -152,7 +153,11 @@ def product_sphere_minimize(value, newton, x0, blocks, dps: int, max_iter: int =
                     normal[i][j] = xh[i] * xh[j]
         P = arb_mat(D, D, [e for row in proj for e in row])
         Hr = P * Hf * P - arb_mat(D, D, [e for row in curv for e in row])
-        M = Hr + arb_mat(D, D, [e for row in normal for e in row])
+        # the normal lines at the Hessian's own scale: with tokens at 10⁻⁶ (ψ ~ 10¹², ∇²f ~ 10⁻²⁴) a unit x̂x̂ᵀ would
+        # swamp Hr to the working precision (25 digits: the Newton step was noise and the path stalled)
+        scale = max((abs(Hr[i, i]) for i in range(D)), key=lambda z: z.mid(), default=arb(0))
+        scale = arb(scale.mid()) if scale > 0 else arb(1)
+        M = Hr + arb_mat(D, D, [e for row in normal for e in row]) * scale
         try:
             v = M.solve(arb_mat(D, 1, [-a for a in rg]), algorithm="approx").entries()
             v = [_mid(a) for a in v]

@@ -140,11 +140,15 @@ def _face_newton(par, A, b, face, x, max_iter, dps):
         PT = Pm - arb_mat(D, 1, yh) * arb_mat(1, D, yh)
         g = PT * arb_mat(D, 1, gf)
         rg = [g[i, 0] for i in range(D)]
-        if norm2(rg) <= tol * (1 + norm2(gf)):
+        # relative to the gradient and with the normal lines at the Hessian's scale: both are scale-free (tokens at
+        # 10⁻⁶ give W ~ 10¹², ∇f ~ 10⁻¹², ∇²f ~ 10⁻²⁴; "tol·(1 + ‖∇f‖)" and a unit I − P stopped or swamped Newton)
+        if norm2(rg) <= tol * norm2(gf):
             return x, f, gf, None
         radial = dot(yh, gf)
         Hr = PT * Hf * PT - PT * (radial / face.rho)
-        M = Hr + (arb_mat(D, D, [arb(int(i == j)) for i in range(D) for j in range(D)]) - PT)
+        h = max((abs(Hr[i, i]) for i in range(D)), key=lambda z: z.mid(), default=arb(0))
+        M = Hr + (arb_mat(D, D, [arb(int(i == j)) for i in range(D) for j in range(D)]) - PT) * \
+            (arb(h.mid()) if h > 0 else arb(1))
         try:
             v = [_mid(a) for a in M.solve(arb_mat(D, 1, [-a for a in rg]), algorithm="approx").entries()]
             vv = PT * arb_mat(D, 1, v)
