@@ -95,3 +95,36 @@ def test_large_scale_data_is_read_past_the_transient():
     d = out.decision()
     assert d.verdict == "HOLDS", d
     assert any("R₀ = 0.00000761" in n for n in out.notes)
+
+
+def test_a_tiny_scale_path_does_not_depend_on_the_precision():
+    """A hunt find at 10⁻⁶ (n = 1, T = 2, self-attention): W ~ 10¹², ∇f ~ 10⁻¹², ∇²f ~ 10⁻²⁴. At 25 digits the face
+    Newton stopped at its start ("‖Riemannian ∇f‖ ≤ tol·(1 + ‖∇f‖)" mixes units) and the distance sat at 0.31·‖W^mm‖
+    at every R — a false VIOLATED — while at 45 digits it decays. The path is one mathematical object: its distances
+    must agree at both precisions (to the 4 digits the note prints) and decay."""
+    tiny = Dataset.make(X=[[[0, "1/1000000"], ["1/1000000", "1/1000000"]]], Y=[-1], v=[1, 0], name="tiny")
+    series = []
+    for dps in (25, 45):
+        with working_precision(dps) as prec:
+            out = T.evaluate(tiny, prec, factors=FACTORS, starts=1, figure=False)
+        assert out.decision().verdict == "HOLDS"
+        note = [e for e in out.evidence if "dist(W̄(R)/(RΞ)" in e.quantity][0].note
+        series.append([float(p.split(": ")[1]) for p in note.split("; ")[0].split(", ")])
+    assert series[0] == series[1] and len(series[0]) == len(FACTORS)
+    assert all(a > b for a, b in zip(series[0], series[0][1:]))
+
+
+def test_a_tiny_kappa_keeps_three_significant_digits():
+    """κ̂ ~ 10⁻¹² (tokens at 10⁻⁶): ε = κ̂/2 rounded down to 3 significant digits, not to 0 (which made R₀ = 1/0, a
+    crash on a hunt find); the rounding is certain and within one unit of the third digit."""
+    from verify.numbers.precision import to_arb
+
+    x = to_arb(Fraction(288123, 10**18))  # 2.88123·10⁻¹³
+    with working_precision(30):
+        assert T._round(x, up=False) == Fraction(288, 10**15) and T._round(x, up=True) == Fraction(289, 10**15)
+        assert T._round(to_arb(Fraction(5651, 10000)), up=False) == Fraction(565, 1000)  # ≥ 1/10: steps of 1/1000
+    data = Dataset.make(X=[[[0, "1/1000000"], ["1/1000000", 0], ["-1/1000000", 0]]], Y=[-1], v=[1, 0], name="h")
+    with working_precision(25) as prec:
+        out = T.evaluate(data, prec, factors=FACTORS, starts=1, figure=False)
+    assert out.decision().verdict in ("HOLDS", "INCONCLUSIVE")
+    assert any("ε = 0.000000000000" in n for n in out.notes)

@@ -40,6 +40,7 @@ test-only altered target, ``target="gmm"`` (the local path compared with the GMM
 """
 from __future__ import annotations
 
+import math
 from fractions import Fraction
 
 from flint import arb
@@ -71,9 +72,12 @@ TARGETS = ("svm", "gmm")
 
 
 def _round(x: arb, up: bool) -> Fraction:
-    """A 3-significant-digit rational certainly above (up) / below x > 0."""
+    """A rational certainly above (up) / below x > 0: steps of 1/10 from 10 on, of 1/1000 down to 1/10, below that
+    3 significant digits (tokens at 10⁻⁶ give κ̂ ~ 10⁻¹²: a fixed 1/1000 rounded ε down to 0 and R₀ = 1/0)."""
     f = float(x.mid())
     step = Fraction(1, 1000) if f < 10 else Fraction(1, 10)
+    if 0 < f < 0.1:
+        step = Fraction(10) ** (math.floor(math.log10(f)) - 2)
     q = Fraction(round(f / step)) * step
     while not (to_arb(q) > x if up else to_arb(q) < x):
         q = q + step if up else q - step
