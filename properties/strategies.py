@@ -2,7 +2,7 @@
 sizes a test's search relative to the loaded hypothesis profile."""
 from hypothesis import settings
 
-from verify.search.hunt import datasets, save_counterexample  # noqa: F401
+from verify.search.hunt import datasets, exact_rationals, save_counterexample  # noqa: F401
 
 
 def examples(n: int):

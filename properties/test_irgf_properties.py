@@ -12,14 +12,14 @@ from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 from lemmas.irgf import hyp_diagsep, lemma41, lemma42, thm41, thm41_loss
-from properties.strategies import datasets, save_failure
+from properties.strategies import datasets, exact_rationals, save_failure
 from verify import Dataset
 from verify.dynamics.dual import DualDiagSystem
 from verify.kit import irgf
 from verify.models.attention import LinearLogitModel
 from verify.numbers.precision import to_arb, working_precision
 
-rationals = st.fractions(min_value=-2, max_value=2, max_denominator=6)
+rationals = exact_rationals(-2, 2, 6)
 nonzero = rationals.filter(lambda x: x != 0)
 gaps = st.sampled_from([Fraction(1, 10**6), Fraction(1, 3), Fraction(1), Fraction(3), Fraction(10)])
 scales = st.sampled_from([Fraction(1, 100), Fraction(1), Fraction(10)])
@@ -90,7 +90,7 @@ def test_lemma42_inequalities_never_fail(data, om):
         _report(data, "irgf.lemma42", "VIOLATED", ())
 
 
-@given(a2_datasets(max_n=2, max_L=3), st.lists(st.fractions(0, 5, max_denominator=4), min_size=6, max_size=6))
+@given(a2_datasets(max_n=2, max_L=3), st.lists(exact_rationals(0, 5, 4), min_size=6, max_size=6))
 def test_identity31_at_random_dual_points(data, phis):
     sysm = DualDiagSystem(data)
     with working_precision(25):

@@ -7,12 +7,13 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from lemmas.mmts import lemma1
+from properties.strategies import exact_rationals
 from verify import Dataset
 from verify.models.heads import HEADS, head_model
 from verify.numbers.precision import to_arb, working_precision
 
 DPS = 30
-small = st.fractions(min_value=-3, max_value=3, max_denominator=8)
+small = exact_rationals(-3, 3, 8)
 
 
 @st.composite
@@ -24,7 +25,7 @@ def lemma1_case(draw):
     Y = [draw(st.sampled_from([1, -1])) for _ in range(n)]
     v = [draw(small) for _ in range(d)]
     u = [draw(small) for _ in range(d)]
-    W0 = [[draw(st.fractions(min_value=-1, max_value=1, max_denominator=10)) for _ in range(d)] for _ in range(d)]
+    W0 = [[draw(exact_rationals(-1, 1, 10)) for _ in range(d)] for _ in range(d)]
     loss = draw(st.sampled_from(["logistic", "exponential", "correlation"]))
     head = draw(st.sampled_from(HEADS))
     data = Dataset.make(X=[[[str(x) for x in tok] for tok in seq] for seq in X], Y=Y, v=[str(x) for x in v],

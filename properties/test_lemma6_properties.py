@@ -9,6 +9,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from lemmas.mmts import lemma6
+from properties.strategies import exact_rationals
 from verify import Dataset
 from verify.geometry.smoothness import descent_terms, smoothness_constant
 from verify.models.attention import LinearLogitModel
@@ -16,7 +17,7 @@ from verify.numbers.linalg import sym_spectral_norm
 from verify.numbers.precision import to_arb, working_precision
 
 DPS = 30
-small = st.fractions(min_value=-3, max_value=3, max_denominator=8)
+small = exact_rationals(-3, 3, 8)
 
 
 @st.composite
@@ -39,7 +40,7 @@ def dataset(draw, keys=False):
 @st.composite
 def point(draw, data):
     d = len(data.keys()[0][0])
-    direction = [draw(st.fractions(min_value=-1, max_value=1, max_denominator=50)) for _ in range(d)]
+    direction = [draw(exact_rationals(-1, 1, 50)) for _ in range(d)]
     if not any(direction):
         direction[0] = Fraction(1)
     if draw(st.booleans()) and data.T >= 2:  # a tie between two tokens of one sequence, then scaled up
@@ -82,7 +83,7 @@ def test_descent_inequality_at_random_points(draw):
             assert drop >= half, (p, drop, half)
 
 
-@given(st.lists(st.lists(st.fractions(min_value=-5, max_value=5, max_denominator=6), min_size=4, max_size=4),
+@given(st.lists(st.lists(exact_rationals(-5, 5, 6), min_size=4, max_size=4),
                 min_size=4, max_size=4), st.integers(1, 4))
 def test_spectral_norm_encloses(rows, n):
     A = [row[:n] for row in rows[:n]]

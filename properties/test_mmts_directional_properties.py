@@ -16,14 +16,14 @@ from hypothesis import assume, event, given
 from hypothesis import strategies as st
 
 from lemmas.mmts import lemma5, lemma8, lemma9, lemma10, thm1, thm4, thm7
-from properties.strategies import examples, save_failure
+from properties.strategies import exact_rationals, examples, save_failure
 from verify import Dataset
 from verify.geometry.directional import general_position
 from verify.numbers.precision import working_precision
 
 ZERO = Fraction(0)
-coords = st.fractions(min_value=-3, max_value=3, max_denominator=7)
-score_values = st.fractions(min_value=0, max_value=2, max_denominator=9)
+coords = exact_rationals(-3, 3, 7)
+score_values = exact_rationals(0, 2, 9)
 
 
 @st.composite

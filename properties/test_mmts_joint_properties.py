@@ -16,11 +16,12 @@ import numpy as np
 from hypothesis import assume, event, given
 from hypothesis import strategies as st
 
+from properties.strategies import exact_rationals
 from verify import Dataset
 from verify.kit.joint import assumption_c, joint_svms, selection_margins
 from verify.numbers.precision import working_precision
 
-coords = st.fractions(min_value=-2, max_value=2, max_denominator=4)
+coords = exact_rationals(-2, 2, 4)
 
 
 @st.composite

@@ -10,6 +10,7 @@ from flint import arb
 from hypothesis import assume, given
 from hypothesis import strategies as st
 
+from properties.strategies import exact_rationals
 from properties.test_lemma4_properties import assumption_b_datasets, feasible
 from verify import Dataset
 from verify.geometry.stationarity import assumption_b, ball_lower_bound, exact_gradient_at_zero, gmm
@@ -18,7 +19,7 @@ from verify.numbers.precision import to_arb, working_precision
 
 
 @given(assumption_b_datasets(max_n=2, max_T=3, max_dk=2), st.sampled_from([1, 3, 10]),
-       st.lists(st.fractions(min_value=-1, max_value=1, max_denominator=16), min_size=3, max_size=3))
+       st.lists(exact_rationals(-1, 1, 16), min_size=3, max_size=3))
 def test_ball_lower_bound_is_sound(data, R, raw):
     assume(feasible(data))
     dk = len(data.keys()[0][0])

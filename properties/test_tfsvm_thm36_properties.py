@@ -13,14 +13,14 @@ from hypothesis import assume, given
 from hypothesis import strategies as st
 
 from lemmas.tfsvm import thm3, thm6
-from properties.strategies import examples, save_failure
+from properties.strategies import exact_rationals, examples, save_failure
 from verify import Dataset
 from verify.geometry.stationarity import gmm
 from verify.kit.good_start import c_margins, good_start_dataset, gradient_at_zero
 from verify.models.attention import LinearLogitModel, features
 from verify.numbers.precision import working_precision
 
-rationals = st.fractions(min_value=-3, max_value=3, max_denominator=8)
+rationals = exact_rationals(-3, 3, 8)
 
 
 @st.composite

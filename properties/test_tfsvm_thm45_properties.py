@@ -8,7 +8,7 @@ from hypothesis import assume, given
 from hypothesis import strategies as st
 
 from lemmas.tfsvm import thm4
-from properties.strategies import datasets, examples, save_failure
+from properties.strategies import datasets, exact_rationals, examples, save_failure
 from verify.data.dataset import Dataset
 from verify.geometry.trap import t2_coordinates, t2_reduction, trap_certificate
 from verify.kit.global_descent import gd_checkpoints, step_size_W
@@ -16,7 +16,7 @@ from verify.models.attention import LinearLogitModel, one_minus_corr
 from verify.numbers.precision import to_arb, working_precision
 from verify.svm import solve_svm
 
-small = st.fractions(min_value=-3, max_value=3, max_denominator=4)
+small = exact_rationals(-3, 3, 4)
 
 
 @st.composite
@@ -54,7 +54,7 @@ def _dot(a, b):
     return sum((x * to_arb(y) for x, y in zip(a, b)), arb(0))
 
 
-@given(t2_pairs(), st.integers(0, 1), st.lists(small, min_size=4, max_size=4), st.fractions(0, 1, max_denominator=8))
+@given(t2_pairs(), st.integers(0, 1), st.lists(small, min_size=4, max_size=4), exact_rationals(0, 1, 8))
 def test_reduction_is_one_gd_step(data, deviant, w, eta):
     alpha = tuple((1 - o[0]) if i == deviant else o[0] for i, o in enumerate(data.optimal_tokens()))
     red, _ = t2_coordinates(data, alpha)
