@@ -26,6 +26,8 @@ def folder(tmp_path):
         _report("irgf.hyp.diagsep", "hidden hypothesis (§4)", "VIOLATED", "certified", ["D-DIAGINF: fails: feasible"],
                 paper="irgf"),
     ]
+    reports[0].update(dataset="D-A, D-X", datasets=[{"name": "D-A", "verdict": "HOLDS"},
+                                                    {"name": "D-X", "verdict": "VIOLATED"}])
     for js in reports:
         (tmp_path / f"{js['claim']}.json").write_text(json.dumps(js))
     (tmp_path / "index.json").write_text(json.dumps({"verdicts": []}))  # not a claim report: skipped
@@ -48,6 +50,7 @@ def test_the_paper_page_from_saved_reports(folder, capsys):
         in table
     findings = page.split("## Findings")[1].split("## Hypotheses")[0]
     assert "`tfsvm.lemma4`" in findings and "`tfsvm.lemma1`" not in findings
+    assert "VIOLATED (certified) on D-X." in findings and "D-A" not in findings  # the witness datasets only
     assert "witness: D-X: fails: a \\| witness at K = 100" in findings  # a | inside a table-free line is escaped
     assert "replay: `python -m verify replay tfsvm.lemma4.json`" in findings
     omitted = page.split("## Hypotheses the paper leaves out")[1].split("## Experiments")[0]

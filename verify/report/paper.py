@@ -120,8 +120,9 @@ def paper_markdown(paper: str, reports: list, folder: str, order=None, catalog=N
         lines.append("No statement of this paper was found false on the datasets checked.")
     for js in flawed:
         witness = js["reasons"][0] if js.get("reasons") else "(see the page)"
+        on = [d["name"] for d in js.get("datasets") or [] if d.get("verdict") == "VIOLATED"] or [js["dataset"]]
         lines += [f"- **{_cell(js['number'])}** ([`{js['claim']}`]({js['claim']}.md)) — {_cell(js['title'])}: "
-                  f"VIOLATED ({js.get('certainty') or 'evidence'}) on {_cell(js['dataset'])}.",
+                  f"VIOLATED ({js.get('certainty') or 'evidence'}) on {_cell(', '.join(on))}.",
                   f"  - witness: {_cell(witness, 600)}",
                   f"  - replay: `python -m verify replay {js['claim']}.json` (from its report alone)"]
     lines += ["", "## Hypotheses the paper leaves out", ""]
