@@ -100,6 +100,7 @@ sys.path.insert(0, __file__.rsplit("/benchmarks/", 1)[0])
 
 from verify.data.generators import random_dataset  # noqa: E402
 from verify.dynamics import gradient_flow, make_parameterization, smoothness_constant  # noqa: E402
+from verify.dynamics.flow import FLOW_STEPS  # noqa: E402
 from verify.dynamics.svmref import svm_direction  # noqa: E402
 from verify.dynamics.trajectory import stable_digits  # noqa: E402
 from verify.numbers.precision import log10_abs, working_precision  # noqa: E402
@@ -119,7 +120,8 @@ def hp_run(param, dps, until):
     checkpoints = [R for R in CHECK if R <= until]
     traj, dirs = None, {}
     for R in checkpoints:
-        traj = gradient_flow(ds if traj is None else None, param, until_norm=R, dps=dps, resume=traj)
+        traj = gradient_flow(ds if traj is None else None, param, until_norm=R, dps=dps, resume=traj,
+                             max_steps=FLOW_STEPS)
         if traj.status != "reached":
             break
         dirs[R] = [float(x.mid()) for x in traj.final.direction]

@@ -295,10 +295,11 @@ def _method_flags(a, resume) -> _Options:
 def _drive(o, source, param, *, dps, loss, init, stages, svm, progress, tick, resume, m, seed, steps=None):
     """One run of the chosen method (``steps``: the gd/ngd iteration budget of this run)."""
     if o.method == "flow":
-        from verify.dynamics.flow import gradient_flow
+        from verify.dynamics.flow import FLOW_STEPS, gradient_flow
 
         return gradient_flow(source, param, until_norm=o.until_norm, until_logt=o.until_logt, dps=dps, loss=loss,
-                             init=init, stages=stages, svm=svm, progress=progress, resume=resume, m=m, seed=seed)
+                             init=init, stages=stages, svm=svm, progress=progress, resume=resume, m=m, seed=seed,
+                             max_steps=FLOW_STEPS)
     from verify.dynamics.gd import gd, normalized_gd
 
     kw = dict(steps=steps, dps=dps, loss=loss, init=init, svm=svm, progress=progress, resume=resume,

@@ -177,17 +177,20 @@ def _init_psi(par, init, seed):
 #: datasets need at most ~100 steps (tfsvm thm4, conj2, thm7; irgf lemma51, thm51, cmp-frobenius); hostile data (a
 #: near-tie at scale 10³: hypothesis found one for tfsvm.conj2) can need ~10⁵ steps of ~20 ms each — an hour. Such
 #: a run stops with status "max_steps" and the claim's ``require`` on the status makes its verdict INCONCLUSIVE.
-#: (``verify flow`` and ``verify experiment``'s continued flow keep ``max_steps``' own default.)
+#: It is ``gradient_flow``'s default, so a check cannot forget it; runs meant to be long ask for FLOW_STEPS.
 CHECK_STEPS = 1000
+#: The budget of a flow a user asked for (``verify flow``, ``verify experiment``'s continued flow, the benchmarks).
+FLOW_STEPS = 100000
 
 
 def gradient_flow(source, param: str = "p", *, until_norm=None, until_logt=None, dps: int = 50,
-                  loss="logistic", init=None, stages: int | None = None, tol=None, max_steps: int = 100000,
+                  loss="logistic", init=None, stages: int | None = None, tol=None, max_steps: int = CHECK_STEPS,
                   svm: bool = True, progress=None, resume: Trajectory | None = None, m: int | None = None,
                   seed: int = 0, h0=None, record=True, on_step=None) -> Trajectory:
     """Integrate gradient flow of ``param`` on ``source`` (a Dataset or Parameterization) from
     ``init`` (default: 0, or the papers' initialisation for KQ/diag) until the SVM-matching norm
-    reaches ``until_norm`` or ln t reaches ``until_logt``. Returns a ``Trajectory`` (records after
+    reaches ``until_norm`` or ln t reaches ``until_logt``, within ``max_steps`` steps (default CHECK_STEPS, a
+    check's budget; FLOW_STEPS for a long run: status "max_steps" otherwise). Returns a ``Trajectory`` (records after
     every step, the final one exactly at the event). ``progress(norm, log_t)`` is called after
     each step. ``resume`` continues a saved trajectory (its dataset, parameterisation and state).
     ``on_step(points)`` is called after every accepted step with ψ at θ = 1/4, 1/2, 3/4, 1 of the

@@ -32,6 +32,7 @@ from flint import arb
 from verify.data.dataset import format_exact
 from verify.dynamics import gd, gradient_flow, make_parameterization, normalized_gd
 from verify.dynamics.float_replay import replay, replay_attention, replay_joint
+from verify.dynamics.flow import FLOW_STEPS
 from verify.dynamics.joint_gd import joint_normalized_gd
 from verify.dynamics.observe import Observer
 from verify.errors import Undecided
@@ -264,7 +265,8 @@ def _continue_flow(data, exp, run, end_psi, end_norm, dps, flow_factor):
         return None
     target = Fraction(flow_factor) * Fraction(end_norm.mid().str(20, radius=False))
     try:
-        ftraj = gradient_flow(data, exp.param, until_norm=target, dps=dps, loss=run.loss, init=end_psi, svm=True)
+        ftraj = gradient_flow(data, exp.param, until_norm=target, dps=dps, loss=run.loss, init=end_psi, svm=True,
+                              max_steps=FLOW_STEPS)
     except (Undecided, Stationary) as exc:  # no answer from the integrator: said, never a figure
         return {"status": "no answer", "why": str(exc), "target_norm": format_exact(target)}
     fin = ftraj.final
