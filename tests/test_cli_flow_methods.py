@@ -326,3 +326,20 @@ def test_text_carries_the_json_figures_and_the_fit(tmp_path, capsys):
     # rate near the 1 − cos ~ C/‖p‖² the theory predicts for p
     assert 1.5 < float(fit["rate"]) < 2.5
     assert "end point p = [" in text
+
+
+def test_a_users_flow_asks_for_the_long_budget_and_a_checks_flow_has_the_short_one(tmp_path, capsys, monkeypatch):
+    """gradient_flow's own default is a check's budget (1000 steps: a claim cannot forget it); ``verify flow`` asks for
+    100000 explicitly."""
+    import inspect
+
+    from verify.dynamics import flow as F
+
+    assert inspect.signature(F.gradient_flow).parameters["max_steps"].default == F.CHECK_STEPS == 1000
+    assert F.FLOW_STEPS == 100000
+    seen = []
+    real = F.gradient_flow
+    monkeypatch.setattr(F, "gradient_flow", lambda *a, **k: seen.append(k.get("max_steps")) or real(*a, **k))
+    code, _, err = _flow(["--data", _file(tmp_path, TINY), "--until-norm", "2", "--precision", "20"], capsys)
+    assert code == 0, err
+    assert seen and set(seen) == {100000}
