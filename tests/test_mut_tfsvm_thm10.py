@@ -201,9 +201,9 @@ def test_default_run_on_s2s_causal():
 
 
 def paths_get_their_ladders_eps_digits_and_targets(causal_run):
-    """opt: R₀ = path_r0 (‖W^mm‖_F·max(1, ln(B·T/min(c, 1))), Corollaries 1–2), ladder R₀·(1, 3, 10, 30, 100), ε = 0, no extra
-    digits per radius; (0, 0, 1): ε = ⌊1000·κ̂/2⌋/1000, R₀ = (1/ε)·ln(3B/c) rounded up, ladder R₀·(1, 2, 4, 8, 16),
-    B_z/ln 10 digits per radius; both at the defaults starts = 2, seed = 0, causal attention, the target W^mm_α."""
+    """opt: R₀ = path_r0 (‖W^mm‖_F·max(1, ln(B·T/min(c, 1))), Corollaries 1–2), ladder R₀·(1, 3, 10, 30, 100), ε = 0, no
+    extra digits per radius; (0, 0, 1): ε = ⌊1000·κ̂/2⌋/1000, R₀ = (1/ε)·ln(3B/c) rounded up, ladder R₀·(1, 2, 4, 8,
+    16), B_z/ln 10 digits per radius; both at the defaults starts = 2, seed = 0, causal attention, the target W^mm_α."""
     out, calls, log, sels = causal_run
     assert [c["alpha"] for c in calls] == [OPT, DEV]
     o, d = calls

@@ -87,7 +87,7 @@ def test_scaled_default_gives_the_default_verdict():
     c ≤ 1 at both scales (×1/1000 → ×1/10⁶); the floor ln(B·T) breaks it only for large scores (c > 1)."""
     data = s2s_labels()
     with working_precision(30) as prec:
-        a = C.evaluate(data, prec, norms=("F",), figure=False)  # the default ladder: the path rises up to R ≈ 4R₀
+        a = C.evaluate(data, prec, norms=("F",), figure=False)  # the default ladder: the path rises up to R ≈ 3R₀
         b = C.evaluate(scaled(data, Fraction(1, 1000)), prec, norms=("F",), figure=False)
     assert a.decision().verdict == b.decision().verdict == "HOLDS"
     small, smaller = scaled(data, Fraction(1, 1000)), scaled(data, Fraction(1, 10**6))

@@ -18,7 +18,7 @@ def test_printed_order_is_violated_on_a_non_symmetric_solution():
         nuc = satt_svm(data, None, False, dps=30, norm="nuc")
         W = nuc.solution
         assert nuc.unique and abs(W[1] - W[2]) > to_arb(Fraction(1, 100))  # W_⋆ ≠ W_⋆ᵀ, the set a point
-        out = C.evaluate(data, prec, figure=False)  # the default ladder: the W path rises up to R ≈ 4R₀
+        out = C.evaluate(data, prec, figure=False)  # the default ladder: the W path rises up to R ≈ 3R₀
     d = out.decision()
     assert d.verdict == "VIOLATED" and "AS PRINTED" in d.reasons[0]
     held = [e for e in out.evidence if "AS PRINTED" not in e.quantity]

@@ -14,14 +14,14 @@ else an exact Farkas certificate); α locally optimal (Def 4: γ_ikα > γ_ikt f
 Assumption E at α (exact for linear and concave heads, ``verify.geometry.separating_cone.assumption_e``); cone_ε(α)
 non-empty (Lemma 16: a deviating query with no low-score token makes it empty — the statement is then vacuous);
 "ε small": W^mm_α ∈ cone_ε(α), i.e. ε < κ̂(α) = κ(W^mm_α)/‖W^mm_α‖_F (exact κ).
-Constants. ε = κ̂(α)/2 (rounded down to 3 digits; option ``eps``); R₀ = max(1, (1/ε) log(B·T/c_α)) (the proof's
-R₀, B = max_{i,t,τ} ‖v‖‖x_it − x_iτ‖, c_α of Assumption E; rounded up); for α = opt (no ε: the cone is every
-matrix) the same R₀ at the SVM direction's margin per unit norm, R₀ = ‖W^mm‖_F·max(1, ln(B·T/min(c, 1))) (3 digits, rounded
-up; ``verify.kit.seq2seq.path_r0``, shared with Corollaries 1–2), so the ladder scales with the data (tokens at 10⁻³:
-W^mm ~ 10⁶, logits R·10⁻⁶). A plateau is read only where the rule's last radii are ≥ R₀ (``rules.in_regime``; else
-INCONCLUSIVE, a requirement) — on the default ladders always: R₀·(1, 2, 4, 8, 16) for α ≠ opt, and for α = opt
-(the global path) Corollaries 1–2's R₀·(1, 3, 10, 30, 100) (on s2s_labels the distance rises up to R ≈ 7.5 = 4R₀
-before it decays; option ``factors`` sets one ladder for every α).
+Constants. ε = κ̂(α)/2 (rounded down to 3 digits; option ``eps``); R₀ = max(1, (1/ε) log(B·T/c_α)) (the proof's R₀, B =
+max_{i,t,τ} ‖v‖‖x_it − x_iτ‖, c_α of Assumption E; rounded up); for α = opt (no ε: the cone is every matrix) the same R₀
+at the SVM direction's margin per unit norm, R₀ = ‖W^mm‖_F·max(1, ln(B·T/min(c, 1))) (3 digits, rounded up;
+``verify.kit.seq2seq.path_r0``, shared with Corollaries 1–2), so the ladder scales with the data (tokens at 10⁻³: W^mm ~
+10⁶, logits R·10⁻⁶). A plateau is read only where the rule's last radii are ≥ R₀ (``rules.in_regime``; else
+INCONCLUSIVE, a requirement) — on the default ladders always: R₀·(1, 2, 4, 8, 16) for α ≠ opt, and for α = opt (the
+global path) Corollaries 1–2's R₀·(1, 3, 10, 30, 100) (on s2s_labels the distance rises up to R ≈ 7.5 ≈ 3R₀ before it
+decays; option ``factors`` sets one ladder for every α).
 How it is checked (asymptotic: evidence over the radii computed, Frobenius ⋄). The geometry (row sets per query,
 causal windows, per-query scores, κ, support indices, Def 4) is the one engine of Lemmas 5/16 and Theorem 9,
 ``verify.geometry.separating_cone``; the conic path is Theorem 9's, ``verify.dynamics.separating_rp`` (attention
@@ -258,5 +258,6 @@ CLAIM = register(Claim(id="tfsvm.thm10", paper="tfsvm", number="Theorem 10", kin
                            Parameter("R₀", "R₀ = O(1/ε) large enough", "range",
                                      "the proof's R₀ = max(1, (1/ε)·log(B·T/c_α)) (named in the verdict)"),
                            Parameter("R", "R → ∞ (the limit along the path)", "range",
-                                     "R = R₀·(1, 2, 4, 8, 16) (α = opt: R₀·(1, 3, 10, 30, 100), R₀ = ‖W^mm‖_F·max(1, ln(B·T/min(c, 1)))), precision "
-                                     "dps + ⌈R·B_z/ln 10⌉ for α ≠ opt (named in the verdict's range)"),)))
+                                     "R = R₀·(1, 2, 4, 8, 16) (α = opt: R₀·(1, 3, 10, 30, 100), R₀ = "
+                                     "‖W^mm‖_F·max(1, ln(B·T/min(c, 1)))), precision dps + ⌈R·B_z/ln 10⌉ for α ≠ opt "
+                                     "(named in the verdict's range)"),)))

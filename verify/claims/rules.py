@@ -131,13 +131,13 @@ def decays(xs, ys, expected=None, floor=0, tail: int = TAIL_POINTS, zero=None) -
 
 #: A direction's trend along a path or a run is read only in the asymptotic regime. Before it the attention is
 #: near-uniform (logits ≪ 1: s_it ≈ 1/T), the loss is ≈ linear in the weights and the direction frozen at its start
-#: (−∇L(0) along a path, the initial direction along a run), so its distance to the limit is flat whatever the limit
-#: — a plateau there is no failure. The regime is derived per claim (``in_regime``): a path radius from the proof's
-#: R₀ = ‖W^mm‖·ln(B·T/min(c, 1)) on (tfsvm Theorem 10 and Corollaries 1–2, ``verify.kit.seq2seq``), or a run saturated on
-#: its selection: every row's attention off α at most SATURATED_OFF_MASS (Σ_{t≠α} s_it, summed directly, never
-#: 1 − s_α): at least 90 % of every row on α, i.e. the selected logit ≥ ln 9 + the log-sum of the others — at most
-#: a fifth of the linear stretch's uniform off-mass (T − 1)/T ≥ 1/2. The (K, Q)-GD protocol trials are below
-#: 10⁻¹⁰ from k = 200 on; the 10⁻³-scale run that never left its start stays at ≈ 1/2.
+#: (−∇L(0) along a path, the initial direction along a run), so its distance to the limit is flat whatever the limit — a
+#: plateau there is no failure. The regime is derived per claim (``in_regime``): a path radius from the proof's R₀ =
+#: ‖W^mm‖·ln(B·T/min(c, 1)) on (tfsvm Theorem 10 and Corollaries 1–2, ``verify.kit.seq2seq``), or a run saturated on its
+#: selection: every row's attention off α at most SATURATED_OFF_MASS (Σ_{t≠α} s_it, summed directly, never 1 − s_α): at
+#: least 90 % of every row on α, i.e. the selected logit ≥ ln 9 + the log-sum of the others — at most a fifth of the
+#: linear stretch's uniform off-mass (T − 1)/T ≥ 1/2. The (K, Q)-GD protocol trials are below 10⁻¹⁰ from k = 200 on; the
+#: 10⁻³-scale run that never left its start stays at ≈ 1/2.
 SATURATED_OFF_MASS = Fraction(1, 10)
 
 
