@@ -128,3 +128,16 @@ def test_a_tiny_kappa_keeps_three_significant_digits():
         out = T.evaluate(data, prec, factors=FACTORS, starts=1, figure=False)
     assert out.decision().verdict in ("HOLDS", "INCONCLUSIVE")
     assert any("ε = 0.000000000000" in n for n in out.notes)
+
+
+def test_a_path_beyond_the_precision_limit_is_inconclusive_not_a_usage_error():
+    """s2s_causal ×100: the deviating α's ladder needs dps + ⌈R·B_z/ln 10⌉ digits with B_z ~ 10⁴ (tokens ~10², the
+    queries their own tokens): far beyond the contract's 10000 — the check says so (INCONCLUSIVE, naming it) instead
+    of the run stopping with "--precision N is outside 15..10000", a flag the user never gave."""
+    from verify.data.tfsvm_seq2seq import s2s_causal
+
+    d = s2s_causal()
+    big = d.replace(X=tuple(tuple(tuple(x * 100 for x in tok) for tok in seq) for seq in d.X), name="causal-x100")
+    with working_precision(30) as prec:
+        dec = T.evaluate(big, prec, figure=False).decision()
+    assert dec.verdict == "INCONCLUSIVE" and any("within 10000 digits" in r for r in dec.reasons), dec

@@ -63,7 +63,7 @@ from verify.kit.assumptions import assumption_a, svm_feasible
 from verify.kit.separating import cone_path_requirements, head_spread
 from verify.kit.seq2seq import FACTORS as S2S_FACTORS
 from verify.kit.seq2seq import attention_for, frobenius_norm, head_hypothesis, linear_head, path_evidence, path_r0
-from verify.numbers.precision import Precision, log10_abs, to_arb
+from verify.numbers.precision import MAX_DPS, Precision, log10_abs, to_arb
 
 FACTORS = ("1", "2", "4", "8", "16")   # radii R₀·f (α ≠ opt)
 GLOBAL_FACTORS = S2S_FACTORS            # α = opt: the global path, on Corollaries 1–2's ladder R₀·(1, 3, …, 100)
@@ -194,9 +194,14 @@ def evaluate(data, prec: Precision, alpha=None, eps=None, factors=None, target: 
                 return out
         radii = [R0 * Fraction(f) for f in factors or (FACTORS if deviating else GLOBAL_FACTORS)]
         ref = gmm if target == "gmm" else sel
+        per_radius = logit_digits_per_radius(sel.sets) if deviating else 0
+        need = prec.dps + math.ceil(Fraction(per_radius) * radii[-1])
+        if need > MAX_DPS:  # large scores: R₀ ~ 1/ε and R·B_z logits need more digits than any run may use
+            out.require(f"α = {tag}: the path's precision dps + ⌈R·B_z/ln 10⌉ within {MAX_DPS} digits", False,
+                        f"{need} digits at R = {_q(radii[-1])} (R₀ = {_q(R0)}, ε = {_q(e)})")
+            continue
         pts = separating_cone_path(data, al, radii, eps=e or 0, dps=prec.dps, attention=attention, starts=starts,
-                                   seed=seed, targets={"ref": ref.W},
-                                   digits_per_radius=logit_digits_per_radius(sel.sets) if deviating else 0)
+                                   seed=seed, targets={"ref": ref.W}, digits_per_radius=per_radius)
         cone_path_requirements(out, pts, f"α = {tag}", prec)
         ys = [p.distance["ref"] for p in pts]
         edge = sum(1 for p in pts if p.active)
