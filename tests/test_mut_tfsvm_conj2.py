@@ -23,6 +23,7 @@ import pytest
 from flint import arb
 
 import lemmas.tfsvm.conj2 as C
+import verify.kit.global_convergence as G
 from verify.data import tfsvm as D
 from verify.data.dataset import Dataset
 from verify.errors import DataError
@@ -110,7 +111,7 @@ def test_flow_legs_and_records(monkeypatch):
     (15.75 < 21) to depth 200: 21 … 2100. Each reached leg records ‖W‖ = 5s, 1 − corr to q = 1 − 3/5 and to the LMM
     e₂: 1 − 4/5, and W without the ball's radius; the status is the last leg's; no leg: ([], "not run")."""
     fake = FakeLegs()
-    monkeypatch.setattr(C, "flow_through_norms", fake)
+    monkeypatch.setattr(G, "flow_through_norms", fake)  # conj2's _flow is the kit's ladder_flow
     qa, lmm = [to_arb(F(21, 2)), arb(0), arb(0), arb(0)], [[arb(0), arb(1), arb(0), arb(0)]]
     W0 = (F(20), F(0), F(0), F(0))
     with working_precision(30):

@@ -46,14 +46,14 @@ from flint import arb
 from verify.claims import Claim, Evidence, Figure, Outcome, Series, Tally, register, rules
 from verify.claims.registry import Parameter
 from verify.data import tfsvm as D
-from verify.dynamics import CHECK_STEPS, flow_through_norms
+from verify.dynamics import CHECK_STEPS
 from verify.errors import DataError
 from verify.geometry.stationarity import gmm
 from verify.kit.assumptions import assumption_a, svm_feasible, unique_optimal_tokens
 from verify.kit.cone_checks import log10_series, plot_value
-from verify.kit.global_convergence import FLOW_NORMS, THEORY_RATE, ladder, starts, trap_items
+from verify.kit.global_convergence import THEORY_RATE, ladder, ladder_flow, starts, trap_items
 from verify.kit.tfsvm_assumptions import assumption_b1, assumption_d
-from verify.models.attention import features, norm2, one_minus_corr
+from verify.models.attention import features, norm2
 from verify.numbers.precision import Precision, to_arb, to_decimal_string
 
 CID = "tfsvm.conj2"
@@ -109,17 +109,9 @@ def alpha_ray_starts(sels, opt, q, lmm_alphas, count: int) -> list:
 
 
 def _flow(data, W0, qa, lmm_arb, depth, dps, loss, max_steps=CHECK_STEPS):
-    """The flow from W0 stopped at σ·r for the ladder radii r ≤ depth above ‖W0‖: [(‖W‖, 1 − corr to W^mm, [to each
-    LMM], W)], status."""
-    n0, sigma = _fnorm(W0), float(norm2(qa).mid())
-    legs = [f"{r * sigma:.6g}" for r in FLOW_NORMS if n0 * 1.05 < r * sigma and r <= depth]
-    recs, status = [], "not run"
-    for traj in flow_through_norms(data, "W", legs, init=list(W0), dps=dps, loss=loss, svm=False,
-                                   max_steps=max_steps):
-        status = traj.status
-        if status == "reached":
-            W = [arb(x.mid()) for x in traj.psi]
-            recs.append((norm2(W), one_minus_corr(W, qa), [one_minus_corr(W, w) for w in lmm_arb], W))
+    """The flow from W0 stopped at σ·r for the ladder radii r ≤ depth above ‖W0‖ (the kit's, as Theorems 4/5):
+    [(‖W‖, 1 − corr to W^mm, [to each LMM], W)], status."""
+    recs, status, _ = ladder_flow(data, W0, qa, lmm_arb, depth, dps, loss, max_steps)
     return recs, status
 
 

@@ -146,18 +146,19 @@ def starts(data, q, loss: str, dps: int, random_starts: int, seed: int):
     return out, f"{len(lmms)} locally-optimal α ≠ opt"
 
 
-def _flow(data, W0, q, lmms, depth, dps, loss):
-    """The flow from W0 stopped at each ladder norm σ·r above ‖W0‖ (r ≤ ``depth``): [(‖W‖, 1 − corr to W^mm,
-    [to each LMM])], status."""
+def ladder_flow(data, W0, q, lmms, depth, dps, loss, max_steps=CHECK_STEPS):
+    """The W flow from W0 stopped at each ladder norm σ·r above 1.05‖W0‖ (r ∈ FLOW_NORMS, r ≤ ``depth``, σ = ‖q‖),
+    within ``max_steps`` steps over all legs: [(‖W‖, 1 − corr to q, [to each LMM], W)] at the legs reached, the last
+    leg's status, the legs. Theorems 4/5 here and Conjecture 2 (tfsvm.conj2) read it."""
     n0, sigma = _norm(W0), float(norm2(q).mid())
     legs = [f"{r * sigma:.6g}" for r in FLOW_NORMS if n0 * 1.05 < r * sigma and r <= depth]
     recs, status = [], "not run"
     for traj in flow_through_norms(data, "W", legs, init=list(W0), dps=dps, loss=loss, svm=False,
-                                   max_steps=CHECK_STEPS):
-        W = [arb(x.mid()) for x in traj.psi]
+                                   max_steps=max_steps):
         status = traj.status
         if status == "reached":
-            recs.append((norm2(W), one_minus_corr(W, q), [one_minus_corr(W, w) for w in lmms]))
+            W = [arb(x.mid()) for x in traj.psi]
+            recs.append((norm2(W), one_minus_corr(W, q), [one_minus_corr(W, w) for w in lmms], W))
     return recs, status, legs
 
 
@@ -193,7 +194,7 @@ def global_convergence(out: Outcome, data, prec, q, eta, *, loss="logistic", gd_
             series += rung_series
             continue
         if run_flow:
-            recs, status, legs = _flow(data, W0, qa, lmm_arb, depth, prec.dps, loss)
+            recs, status, legs = ladder_flow(data, W0, qa, lmm_arb, depth, prec.dps, loss)
             flown.append((label, status, recs))
         if recs:
             xs, ys = [r[0] for r in recs], [r[1] for r in recs]
@@ -248,7 +249,7 @@ def ladder(out: Outcome, data, info, k: int, qa, lmm_arb, depth, dps, loss, flow
     for R, rho, W0 in rungs:
         label = f"W(0) = {rho}·W^mm_α, α = ({name}) (‖W(0)‖_F ≈ {R})"
         radii.append(str(R))
-        recs, status, _ = _flow(data, W0, qa, lmm_arb, depth, dps, loss)
+        recs, status, _ = ladder_flow(data, W0, qa, lmm_arb, depth, dps, loss)
         flown.append((label, status, recs))
         if not recs:
             break
