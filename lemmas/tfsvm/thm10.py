@@ -49,7 +49,7 @@ from verify.claims import Claim, Figure, Hypothesis, Outcome, Series, register
 from verify.claims.registry import Parameter
 from verify.data import tfsvm_seq2seq as D
 from verify.data.dataset import format_exact
-from verify.dynamics.separating_rp import logit_digits_per_radius, separating_cone_path
+from verify.dynamics.separating_rp import logit_digits_per_radius, path_digits, separating_cone_path
 from verify.errors import DataError
 from verify.geometry.separating_cone import (
     alpha_text,
@@ -195,7 +195,7 @@ def evaluate(data, prec: Precision, alpha=None, eps=None, factors=None, target: 
         radii = [R0 * Fraction(f) for f in factors or (FACTORS if deviating else GLOBAL_FACTORS)]
         ref = gmm if target == "gmm" else sel
         per_radius = logit_digits_per_radius(sel.sets) if deviating else 0
-        need = prec.dps + math.ceil(Fraction(per_radius) * radii[-1])
+        need = path_digits(prec.dps, per_radius, radii[-1])
         if need > MAX_DPS:  # large scores: R₀ ~ 1/ε and R·B_z logits need more digits than any run may use
             out.require(f"α = {tag}: the path's precision dps + ⌈R·B_z/ln 10⌉ within {MAX_DPS} digits", False,
                         f"{need} digits at R = {_q(radii[-1])} (R₀ = {_q(R0)}, ε = {_q(e)})")

@@ -32,14 +32,14 @@ from fractions import Fraction
 from flint import arb, arb_mat
 
 from verify.dynamics.parameterization import make_parameterization
-from verify.dynamics.regpath import log_excess, log_excess_newton
+from verify.dynamics.regpath import log_excess, log_excess_newton, normal_scale
 from verify.errors import UsageError
 from verify.geometry.separating_cone import in_cone, normalised, selection, separation
 from verify.models.attention import dot, norm2, one_minus_corr
 from verify.numbers.exact import rational_above
 from verify.numbers.precision import to_arb, working_precision
 
-__all__ = ["ConePoint", "separating_cone_path", "logit_spread", "logit_digits_per_radius"]
+__all__ = ["ConePoint", "separating_cone_path", "logit_spread", "logit_digits_per_radius", "path_digits"]
 
 
 def _mid(x):
@@ -52,6 +52,12 @@ def logit_spread(sets) -> arb:
               * sum((Fraction(x) ** 2 for x in rs.z), Fraction(0)) for rs in sets for t in rs.visible for u in rs.visible),
              default=Fraction(0))
     return to_arb(sq).sqrt()
+
+
+def path_digits(dps: int, digits_per_radius, R) -> int:
+    """The working precision of the path's point at radius R: dps + ⌈digits_per_radius·R⌉ (checks compare it with
+    their caps before running a radius)."""
+    return dps + int(-(-Fraction(digits_per_radius) * Fraction(R) // 1))
 
 
 def logit_digits_per_radius(sets) -> Fraction:
@@ -140,15 +146,13 @@ def _face_newton(par, A, b, face, x, max_iter, dps):
         PT = Pm - arb_mat(D, 1, yh) * arb_mat(1, D, yh)
         g = PT * arb_mat(D, 1, gf)
         rg = [g[i, 0] for i in range(D)]
-        # relative to the gradient and with the normal lines at the Hessian's scale: both are scale-free (tokens at
-        # 10⁻⁶ give W ~ 10¹², ∇f ~ 10⁻¹², ∇²f ~ 10⁻²⁴; "tol·(1 + ‖∇f‖)" and a unit I − P stopped or swamped Newton)
+        # relative to the gradient (scale-free: tokens at 10⁻⁶ give W ~ 10¹², ∇f ~ 10⁻¹²; "tol·(1 + ‖∇f‖)" stopped
+        # Newton at its start), the normal lines at the Hessian's scale (``normal_scale``)
         if norm2(rg) <= tol * norm2(gf):
             return x, f, gf, None
         radial = dot(yh, gf)
         Hr = PT * Hf * PT - PT * (radial / face.rho)
-        h = max((abs(Hr[i, i]) for i in range(D)), key=lambda z: z.mid(), default=arb(0))
-        M = Hr + (arb_mat(D, D, [arb(int(i == j)) for i in range(D) for j in range(D)]) - PT) * \
-            (arb(h.mid()) if h > 0 else arb(1))
+        M = Hr + (arb_mat(D, D, [arb(int(i == j)) for i in range(D) for j in range(D)]) - PT) * normal_scale(Hr)
         try:
             v = [_mid(a) for a in M.solve(arb_mat(D, 1, [-a for a in rg]), algorithm="approx").entries()]
             vv = PT * arb_mat(D, 1, v)
@@ -269,7 +273,7 @@ def separating_cone_path(data, alpha, radii, *, eps, dps: int, digits_per_radius
     points, prev = [], None
     for R in radii:
         R = Fraction(R)
-        digits = dps + int(-(-Fraction(digits_per_radius) * R // 1))
+        digits = path_digits(dps, digits_per_radius, R)
         with working_precision(digits) as prec:
             par = make_parameterization(data, "W", loss, attention=attention)
             Ra, ea = to_arb(R), to_arb(eps)
