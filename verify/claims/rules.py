@@ -116,13 +116,13 @@ def decays(xs, ys, expected=None, floor=0, tail: int = TAIL_POINTS, zero=None) -
     above = _lt(_arb(floor) if zero is None else _arb(max(Fraction(floor), Fraction(0))).max(_arb(zero)), ys[-1])
     # a plateau is read only where the window could show the derived rate: decaying at it, y would lose at least
     # 1 − PLATEAU_FRACTION over the tail (irgf's κ can be ~0.05: a factor 2 needs µ to grow by 2^(1/κ) ≈ 10⁶)
+    plateau = a is not None and a < PLATEAU_EXPONENT and kept is False and above
     span = (_log10(xs[-1]) - _log10(xs[0])) * math.log(10)
-    if expected is not None and float(expected) * span < math.log(1 / PLATEAU_FRACTION):
-        if a is not None and a < PLATEAU_EXPONENT and kept is False and above:
-            return Decision(None, name, detail + f"; at the derived rate {float(expected):.4g} the window (x × "
-                                                 f"{math.exp(span):.3g}) would keep > {_f(PLATEAU_FRACTION)} of y: "
-                                                 "too short to tell it from a plateau (range too short to decide)")
-    elif a is not None and a < PLATEAU_EXPONENT and kept is False and above:
+    if plateau and expected is not None and float(expected) * span < math.log(1 / PLATEAU_FRACTION):
+        return Decision(None, name, detail + f"; at the derived rate {float(expected):.4g} the window (x × "
+                                             f"{math.exp(span):.3g}) would keep > {_f(PLATEAU_FRACTION)} of y: "
+                                             "too short to tell it from a plateau (range too short to decide)")
+    if plateau:
         return Decision(False, name, detail + f" < {_f(PLATEAU_EXPONENT)} and it kept ≥ {_f(PLATEAU_FRACTION)} of its "
                                               "value: a plateau")
     why = "not strictly decreasing" if dec is not True else f"exponent below {float(need):.4g}"
