@@ -14,6 +14,7 @@ from types import SimpleNamespace
 import pytest
 from flint import arb
 
+import verify.kit.local_convergence as K
 from lemmas.tfsvm import thm7
 from verify.claims import Hypothesis, Tally
 from verify.claims.verdict import Decision
@@ -72,7 +73,7 @@ def test_track_undecided_is_no_exit(thirty_digits):
     assert tr.floor.coverage.undecided == 1 and tr.exit is None
 
 
-# ----- gd, flow, min_selected, _arb_vec -------------------------------------------------------------------------------
+# ----- gd, flow, min_selected, arb_vector (verify.kit.local_convergence) ----------------------------------------------
 class _Recorder:
     def __init__(self):
         self.seen = []
@@ -111,7 +112,7 @@ def test_flow_hands_on_the_stops_and_reads_back(monkeypatch):
         on_step([[arb(6), arb(8)], [arb(0), arb(1)]])
         yield SimpleNamespace(status="max_steps", psi=[arb(9), arb(9)])
 
-    monkeypatch.setattr(thm7, "flow_through_norms", fake)
+    monkeypatch.setattr(K, "flow_through_norms", fake)
     tr, keep = _Recorder(), []
     with working_precision(30):
         recs, status = thm7.flow("D", (1, 2), [arb(1) / 3, 5], 30, "exp", tr, "L", keep)
@@ -126,7 +127,7 @@ def test_flow_hands_on_the_stops_and_reads_back(monkeypatch):
     assert keep[0][0].rad() == 0 and keep == [[arb(3), arb(4)], [arb(6), arb(8)], [arb(0), arb(1)]]
     recs, status = thm7.flow("D", (1, 2), [5], 30, "exp", None, "", None)  # no track, nothing kept: fine
     assert status == "max_steps" and len(recs) == 1
-    monkeypatch.setattr(thm7, "flow_through_norms", lambda *a, **k: iter(()))
+    monkeypatch.setattr(K, "flow_through_norms", lambda *a, **k: iter(()))
     assert thm7.flow("D", (1,), [5], 30, "exp", None, "", None) == ([], "not run")
 
 
@@ -142,7 +143,7 @@ def test_min_selected_by_midpoint():
 
 def test_arb_vec_keeps_balls_and_converts_rationals():
     b = arb(1, 0.5)
-    got = thm7._arb_vec([b, Fraction(1, 4), "3/4"])
+    got = thm7.arb_vector([b, Fraction(1, 4), "3/4"])
     assert got[0] is b and got[1] == arb("0.25") and got[2] == arb("0.75")
 
 

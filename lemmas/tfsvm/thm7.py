@@ -76,14 +76,14 @@ from verify.claims import Claim, Evidence, Figure, Hypothesis, Outcome, Series, 
 from verify.claims.registry import Parameter
 from verify.data import tfsvm as D
 from verify.data.dataset import Dataset
-from verify.dynamics import CHECK_STEPS, flow_through_norms
-from verify.geometry.local_cone import cone_directions, corr_margin, lmm_selections, other_directions
+from verify.geometry.local_cone import cone_directions, lmm_selections, other_directions
 from verify.geometry.tfsvm_cones import CorrelationTables, at_norm, correlations
 from verify.kit.assumptions import assumption_a
 from verify.kit.cone_checks import as_informative, log10_series, plot_value
 from verify.kit.global_descent import step_size_W
-from verify.models.attention import LinearLogitModel, norm2, one_minus_corr
-from verify.numbers.precision import Precision, to_arb, to_decimal_string
+from verify.kit.local_convergence import Track, arb_vector, flow, gd, min_selected, plane_figure
+from verify.models.attention import LinearLogitModel, one_minus_corr
+from verify.numbers.precision import Precision, to_decimal_string
 
 GD_STEPS = 20
 DEPTH = 50  # the flow runs to ‖W‖_F = DEPTH·R
@@ -92,65 +92,6 @@ T1_FACTORS = (1, 10)
 LOW_STARTS = ("2", "5")  # informative starts R₀·Ŵ^mm_α (spec §4), flown for α ≠ opt
 THEORY_RATE = 2
 LMM = "α locally optimal (Def. 2) with Att-SVM(α) feasible (W^mm_α exists)"
-
-
-def _arb_vec(W):
-    return [x if isinstance(x, arb) else to_arb(Fraction(x)) for x in W]
-
-
-def min_selected(model, W, alpha) -> arb:
-    """min_i s_{iα_i} (the softmax entry itself: accurate when small; 1 − s is never formed)."""
-    return min((st.s[a] for st, a in zip(model.states(_arb_vec(W)), alpha)), key=lambda x: x.mid())
-
-
-class Track:
-    """Cone membership and the norm floor at every point of one start's path (two Tallies per (α, method))."""
-
-    def __init__(self, cone, mu, R, cone_tally: Tally, floor_tally: Tally):
-        self.w, self.mu, self.R = cone.w, mu, R
-        self.cone, self.floor = cone_tally, floor_tally
-        self.exit = None
-
-    def check(self, W, where):
-        a = self.cone.add(corr_margin(W, self.w, self.mu), where)
-        b = self.floor.add(norm2(W) - self.R, where)
-        if (a is False or b is False) and self.exit is None:
-            self.exit = where
-
-
-def gd(model, W0, eta, steps, track: Track, label):
-    """W-GD from the exact W0 (iterates kept as exact midpoints), every iterate checked."""
-    W = [arb(to_arb(Fraction(x)).mid()) for x in W0]
-    track.check(W, f"{label}, k = 0")
-    for k in range(1, steps + 1):
-        g = model.grad(W)
-        W = [arb((a - eta * b).mid()) for a, b in zip(W, g)]
-        track.check(W, f"{label}, k = {k}")
-    return W
-
-
-def flow(data, W0, stops, dps, loss, track: Track | None, label, keep=None):
-    """The arc-length gradient flow from W0, stopped exactly at ``stops``; every step end and the dense points
-    inside a step checked (``track``); returns [(‖W‖, W)] at the stops and the status."""
-    recs, count = [], {"k": 0}
-
-    def on_step(points):
-        for p in points:
-            count["k"] += 1
-            W = [arb(x.mid()) for x in p]
-            if track is not None:
-                track.check(W, f"{label}, flow point {count['k']}")
-            if keep is not None:
-                keep.append(W)
-
-    status = "not run"
-    for traj in flow_through_norms(data, "W", [to_decimal_string(s, 30) for s in stops], init=list(W0), dps=dps,
-                                   loss=loss, svm=False, on_step=on_step, max_steps=CHECK_STEPS):
-        status = traj.status
-        if status == "reached":
-            W = [arb(x.mid()) for x in traj.psi]
-            recs.append((norm2(W), W))
-    return recs, status
 
 
 def evaluate(data: Dataset, prec: Precision, alphas=None, mu=None, gd_steps: int = GD_STEPS, depth: int = DEPTH,
@@ -182,7 +123,7 @@ def evaluate(data: Dataset, prec: Precision, alphas=None, mu=None, gd_steps: int
     for cone in cones:
         m = cone.mu if mu is None else Fraction(mu)
         R = cone.radius()
-        wa = _arb_vec(cone.w)
+        wa = arb_vector(cone.w)
         out.add(Evidence(f"{cone.name}: δ", cone.delta, note="∞: no support/non-support pair" if cone.delta is None
                          else ""),
                 Evidence(f"{cone.name}: A = max‖x_it z_iᵀ‖·‖W^mm_α‖", cone.A),
@@ -228,7 +169,7 @@ def evaluate(data: Dataset, prec: Precision, alphas=None, mu=None, gd_steps: int
                              note="; ".join(x for x in (dec.detail, note) if x)))
             omc_series.append(Series(f"{cone.name}: {lb[:28]}", [plot_value(x) for x in xs], log10_series(ys), "-o"))
             if keep is not None:
-                plane_paths.append((cone, lb, [_arb_vec(W0)] + keep))
+                plane_paths.append((cone, lb, [arb_vector(W0)] + keep))
         items = [gd_track.cone.evidence(gd_track.exit or "", enclosed=True), gd_track.floor.evidence(),
                  fl_track.cone.evidence(fl_track.exit or "", enclosed=False), fl_track.floor.evidence(enclosed=False)]
         for e in items:
@@ -258,7 +199,7 @@ def evaluate(data: Dataset, prec: Precision, alphas=None, mu=None, gd_steps: int
 
 def low(out, data, model, cone, gmm, low_starts, R, stops_f, prec, loss, series, paths, figure):
     """Informative flows from R₀·Ŵ^mm_α below R (spec §4): where they end (to W^mm_α or to the GMM)."""
-    wa, ga = _arb_vec(cone.w), _arb_vec(gmm.w)
+    wa, ga = arb_vector(cone.w), arb_vector(gmm.w)
     nw = math.sqrt(float(cone.norm_sq))
     for r0 in low_starts:
         c = Fraction(Fraction(r0) / Fraction(nw)).limit_denominator(10**6)
@@ -278,51 +219,7 @@ def low(out, data, model, cone, gmm, low_starts, R, stops_f, prec, loss, series,
         series.append(Series(f"{cone.name}: from ‖W(0)‖≈{r0} (below R)", [plot_value(x) for x in xs],
                              log10_series([one_minus_corr(W, wa) for _, W in recs]), ":"))
         if keep is not None:
-            paths.append((cone, f"‖W(0)‖ ≈ {r0} (below R)", [_arb_vec(W0)] + keep))
-
-
-def plane_figure(paths, gmm, cones, mu):
-    """W projected on the plane of W^mm_α (x axis) and the part of W^mm orthogonal to it (y), for the first
-    locally-optimal α ≠ opt: the cone boundary, the LMM and GMM directions, the paths (‖W‖ ≤ 3R)."""
-    cone = next((c for c in cones if gmm is not None and c is not gmm), None)
-    if cone is None:
-        return None
-    w = [float(x) for x in cone.w]
-    g = [float(x) for x in gmm.w]
-    nw = math.sqrt(sum(x * x for x in w))
-    e1 = [x / nw for x in w]
-    gp = [b - sum(p * q for p, q in zip(g, e1)) * a for a, b in zip(e1, g)]
-    ng = math.sqrt(sum(x * x for x in gp))
-    if ng == 0:
-        return None
-    e2 = [x / ng for x in gp]
-    R = float(cone.radius().mid())
-    cap = 3 * R
-    m = float(cone.mu if mu is None else Fraction(mu))
-    th = math.acos(1 - m)
-    series = [Series("cone boundary", [0, cap * math.cos(th)], [0, cap * math.sin(th)], "k--"),
-              Series("", [0, cap * math.cos(th)], [0, -cap * math.sin(th)], "k--"),
-              Series(f"LMM W^mm_α, {cone.name}", [0, cap], [0, 0], "b-"),
-              Series("GMM W^mm", [0, cap * sum(a * b for a, b in zip(g, e1)) / math.sqrt(sum(x * x for x in g))],
-                     [0, cap * ng / math.sqrt(sum(x * x for x in g))], "r-"),
-              Series("‖W‖ = R", [R * math.cos(t / 20) for t in range(-20, 21)],
-                     [R * math.sin(t / 20) for t in range(-20, 21)], "g:")]
-    for c, lb, pts in paths:
-        if c is not cone:
-            continue
-        xs, ys = [], []
-        for W in pts:
-            f = [float(x.mid()) for x in W]
-            if math.sqrt(sum(x * x for x in f)) > cap:
-                break
-            xs.append(sum(a * b for a, b in zip(f, e1)))
-            ys.append(sum(a * b for a, b in zip(f, e2)))
-        series.append(Series(lb[:30], xs, ys, "-"))
-    return Figure("plane", f"Theorem 7: paths in the plane of W^mm_α and W^mm ({cone.name})",
-                  "⟨W, Ŵ^mm_α⟩", "⟨W, e⊥⟩ (e⊥: W^mm orthogonal to W^mm_α)", series,
-                  caption=f"Cone C_(μ,R)(W^mm_α), μ = {cone.mu if mu is None else Fraction(mu)}, R = {R:.4g}; "
-                          "paths up to ‖W‖ = 3R (GD moves by ~e^(−R/‖W^mm_α‖) per step there: the paths are the "
-                          "flow's).")
+            paths.append((cone, f"‖W(0)‖ ≈ {r0} (below R)", [arb_vector(W0)] + keep))
 
 
 def default_datasets(seed: int = 0):
