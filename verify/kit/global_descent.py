@@ -11,7 +11,6 @@ import math
 from dataclasses import dataclass, field
 from fractions import Fraction
 
-import numpy as np
 from flint import arb, arb_mat
 
 from verify.claims import Evidence, Figure, Hypothesis, Series, Tally, rules, steps
@@ -350,7 +349,6 @@ class GDLockstep:
         for run, on in zip(self.runs, self.tally):
             if on:
                 run.increase = Tally(quantity or "⟨θ(t+1) − θ(t), q⟩ > 0 at every step", ">", 0)
-        self._d1 = np.frompyfunc(model.loss.d1, 1, 1)
 
     def advance(self, checkpoints, what: str = "GD steps") -> list[GDRun]:
         """Run on to the last of ``checkpoints``, recording those not before the current step."""
@@ -363,7 +361,7 @@ class GDLockstep:
             e = self.TH.entries()
             rows = [e[k * D:(k + 1) * D] for k in range(S)]
             tm = m.terms(rows)
-            w = (self._d1(tm.phi)[:, None] * tm.C).ravel().tolist()
+            w = m._weights(tm)[1]
             G = arb_mat(S, n * m.T, w) * self.F / n  # row k: ∇L at start k
             if self.t in cps:
                 self._record(rows, G.entries(), tm)

@@ -25,8 +25,8 @@ has an unbounded exponent, so softmax weights of e^{−10⁶} stay exact in rela
 
 One implementation (``terms``, ``_weights``, ``_gradients``, ``_hessian``) with two modes. Any number
 of points go through together: one matrix product for the logits of all of them, element-wise arb
-operations on numpy object arrays (one row per point and sequence, looped in C), one product for
-the gradients.
+operations in plain loops over lists (one row per point and sequence; at the papers' sizes 2–3×
+faster than numpy object arrays, whose per-call dispatch dominated), one product for the gradients.
 
 * balls (``states``, ``grad``, ``loss_grad``, ``hessian``, ``excess``; one point, what the claims
   use): θ, the features and the scores carry their radii, so every figure is an enclosure.
@@ -54,9 +54,6 @@ from verify.numbers.precision import to_arb
 
 PARAMS = ("p", "W", "diag")
 
-_EXP = np.frompyfunc(arb.exp, 1, 1)
-_MID = np.frompyfunc(arb.mid, 1, 1)
-_FLOAT = np.frompyfunc(float, 1, 1)
 _NEG_INF = arb("-inf")
 
 
@@ -84,11 +81,6 @@ class Stationary(Exception):
     """∇L = 0 at a point: the flow does not move."""
 
 
-def floats(a: np.ndarray) -> np.ndarray:
-    """arb object array → float64 midpoints (e^{−10⁶}-sized values become 0.0)."""
-    return _FLOAT(a).astype(float) if a.size else np.zeros(a.shape)
-
-
 @dataclass
 class SampleState:
     """The softmax state of one sequence at θ."""
@@ -102,32 +94,25 @@ class SampleState:
 
 @dataclass
 class Terms:
-    """Softmax terms of s points, one row per (point k, sequence i), row k·n + i: object arrays of arb."""
+    """Softmax terms of s points, one row per (point k, sequence i), row k·n + i: lists of arb."""
 
     n: int
-    R: np.ndarray  # (s·n,) pivot r = argmax_t a_t (ints)
-    S: np.ndarray  # (s·n, T) s_t
-    C: np.ndarray  # (s·n, T) c_t
-    md: np.ndarray  # (s·n,)
-    phi: np.ndarray  # (s·n,) φ = γ_r + md
+    R: list  # (s·n,) pivot r = argmax_t a_t (ints)
+    S: list  # s·n rows of T: s_t
+    C: list  # s·n rows of T: c_t
+    md: list  # (s·n,)
+    phi: list  # (s·n,) φ = γ_r + md
 
     @classmethod
     def of_states(cls, states) -> "Terms":
         """One point's terms from its ``SampleState`` list."""
-        n, T = len(states), len(states[0].c)
-
-        def rows(values, width):
-            return np.fromiter(values, dtype=object, count=n * width).reshape(n, width)
-
-        return cls(n, np.array([st.r for st in states]), rows([x for st in states for x in st.s], T),
-                   rows([x for st in states for x in st.c], T), rows([st.md for st in states], 1)[:, 0],
-                   rows([st.phi for st in states], 1)[:, 0])
+        return cls(len(states), [st.r for st in states], [list(st.s) for st in states], [list(st.c) for st in states],
+                   [st.md for st in states], [st.phi for st in states])
 
     def states(self, k: int = 0) -> list[SampleState]:
         """The terms of point k as one ``SampleState`` per sequence."""
         a, b = k * self.n, (k + 1) * self.n
-        return [SampleState(*x) for x in zip(self.R[a:b].tolist(), self.S[a:b].tolist(), self.md[a:b].tolist(),
-                                             self.phi[a:b].tolist(), self.C[a:b].tolist())]
+        return [SampleState(*x) for x in zip(self.R[a:b], self.S[a:b], self.md[a:b], self.phi[a:b], self.C[a:b])]
 
 
 @dataclass
@@ -169,23 +154,17 @@ class LinearLogitModel:
         self._gopt = [to_arb(g[o]) for g, o in zip(scores, self.opt)]
         # row i·T + r: γ_it − γ_ir (t = 0..T−1) from the exact scores for every possible argmax r (one
         # rounding each; 0 exactly at t = r and for equal scores); γ flat, entry i·T + r
-        n, T = self.n, self.T
-        self._dev_rows = np.fromiter([to_arb(g[t] - g[r]) for g in scores for r in range(T) for t in range(T)],
-                                     dtype=object, count=n * T * T).reshape(n * T, T)
-        self._gamma_flat = np.fromiter([x for row in self.gamma for x in row], dtype=object, count=n * T)
-        self._zero = arb(0)
-        self._rows = {}
-        self._d1 = np.frompyfunc(self.loss.d1, 1, 1)
-        self._d2 = np.frompyfunc(self.loss.d2, 1, 1)
-        self._value_d1 = np.frompyfunc(self.loss.value_d1, 1, 2)
+        self._dev_rows = [[to_arb(g[t] - g[r]) for t in range(self.T)] for g in scores for r in range(self.T)]
+        self._gamma_flat = [x for row in self.gamma for x in row]
+        self._one = arb(1)
         # ``mask`` (n×T booleans, False = not attended: causal attention) sets those logits to −∞, so their
         # softmax weight is exactly 0 (e^−∞ = 0 in arb) and they drop out of φ, ∇L and ∇²L; token 0 of every row
-        # must stay visible (the pivot search starts there)
-        self._mask = None
+        # must stay visible (the pivot search starts there). ``_masked[i]``: the hidden tokens of sequence i.
+        self._masked = None
         if mask is not None and not all(all(r) for r in mask):
             if not all(r[0] for r in mask):
                 raise UsageError("a mask must leave the first token of every row visible")
-            self._mask = ~np.array([[bool(x) for x in r] for r in mask], dtype=bool)
+            self._masked = [[t for t, x in enumerate(r) if not x] for r in mask]
 
     @classmethod
     def from_dataset(cls, data: Dataset, param: str = "p", loss: Loss | str = "logistic") -> "LinearLogitModel":
@@ -207,55 +186,62 @@ class LinearLogitModel:
     # ----- the softmax terms of s points (the one implementation of the formulas) ---------------
     def terms(self, thetas, balls: bool = True) -> Terms:
         """s_t, c_t, md, φ of every sequence at each point of ``thetas``; ``balls=False`` evaluates
-        at the midpoints of θ, the logits and the scores (the integrators' mode)."""
+        at the midpoints of θ, the logits and the scores (the integrators' mode). Plain loops over
+        lists: at the sizes of the papers (n, T ≤ 10) they are ~3× faster than numpy object arrays."""
         n, T, D, s = self.n, self.T, self.D, len(thetas)
         P = arb_mat(s, D, [_arb(x) for th in thetas for x in _entries(th)]) * self._FallT  # s × nT: logits
         if balls:
             dev, gamma = self._dev_rows, self._gamma_flat
         else:
             P, dev, gamma = P.mid(), self._dev_rows_mid, self._gamma_flat_mid
-        A = np.fromiter(P.entries(), dtype=object, count=s * n * T).reshape(s * n, T)
-        if self._mask is not None:
-            A[np.tile(self._mask, (s, 1))] = _NEG_INF
-        rows, first = self._row_index(s)
-        R = A.argmax(axis=1)  # the first maximum; a ball replaces it only if certainly larger
-        X = np.subtract(A, A[rows, R][:, None], out=A)
-        X[rows, R] = self._zero  # e^0 = 1 exactly (with balls a_r − a_r is a ball around 0)
-        E = _EXP(X)
-        S = np.divide(E, E.sum(axis=1)[:, None], out=E)
-        q = first + R  # row of (sequence, pivot) in the tables
-        DV = dev[q]  # γ_t − γ_r
-        md = (S * DV).sum(axis=1)  # the t = r term is s_r·0 = 0 exactly
-        C = np.multiply(S, np.subtract(DV, md[:, None], out=DV), out=DV)
-        return Terms(n, R, S, C, md, gamma[q] + md)
-
-    def _row_index(self, s: int):
-        """(row numbers, first table row of each row's sequence) for s points, cached."""
-        out = self._rows.get(s)
-        if out is None:
-            rows = np.arange(s * self.n)
-            out = self._rows[s] = (rows, (rows % self.n) * self.T)
-        return out
+        a, masked, one = P.entries(), self._masked, self._one
+        R, S, C, MD, PHI = [], [], [], [], []
+        for row in range(s * n):
+            i = row % n
+            A = a[row * T:(row + 1) * T]
+            if masked is not None:
+                for t in masked[i]:
+                    A[t] = _NEG_INF
+            r, top = 0, A[0]
+            for t in range(1, T):  # the first maximum; a ball replaces it only if certainly larger
+                if A[t] > top:
+                    r, top = t, A[t]
+            E = [(x - top).exp() for x in A]
+            E[r] = one  # e^0 = 1 exactly (with balls a_r − a_r is a ball around 0)
+            total = E[0]
+            for e in E[1:]:
+                total = total + e
+            St = [e / total for e in E]
+            q = i * T + r  # row of (sequence, pivot) in the tables
+            DV = dev[q]  # γ_t − γ_r
+            md = St[0] * DV[0]  # the t = r term is s_r·0 = 0 exactly
+            for t in range(1, T):
+                md = md + St[t] * DV[t]
+            R.append(r)
+            S.append(St)
+            C.append([x * (d - md) for x, d in zip(St, DV)])
+            MD.append(md)
+            PHI.append(gamma[q] + md)
+        return Terms(n, R, S, C, MD, PHI)
 
     def _weights(self, tm: Terms, lp=None):
-        """(ℓ'(φ), w_t = ℓ'(φ) c_t) for every row (``lp``: ℓ'(φ) when already at hand)."""
-        lp = self._d1(tm.phi) if lp is None else lp
-        return lp, lp[:, None] * tm.C
+        """(ℓ'(φ) per row, the weights w_t = ℓ'(φ) c_t as one flat list, row by row; ``lp``: ℓ'(φ) when at hand)."""
+        lp = [self.loss.d1(x) for x in tm.phi] if lp is None else lp
+        return lp, [w * c for w, row in zip(lp, tm.C) for c in row]
 
-    def _gradients(self, W, balls: bool = True) -> list:
-        """∇L = (1/n) Fᵀw at each point (as lists; midpoints unless ``balls``); W: the (s·n, T) weights
-        or one point's as a flat list."""
+    def _gradients(self, w, balls: bool = True) -> list:
+        """∇L = (1/n) Fᵀw at each point (as lists; midpoints unless ``balls``); w: the weights of s points as one
+        flat list (``_weights``)."""
         n, T, D = self.n, self.T, self.D
-        w = W.ravel().tolist() if isinstance(W, np.ndarray) else W
         s = len(w) // (n * T)
         G = arb_mat(s, n * T, w) * self._Fall
         E = [x / n for x in G.entries()] if balls else (G / n).mid().entries()  # the same rounding
         return [E[k * D:(k + 1) * D] for k in range(s)]
 
-    def _hessian(self, tm: Terms, lp: np.ndarray, W: np.ndarray, k: int = 0) -> arb_mat:
+    def _hessian(self, tm: Terms, lp: list, W: list, k: int = 0) -> arb_mat:
         """∇²L at point k (arb): (Σ_t w_t F_t F_tᵀ + Σ_i g_i a_iᵀ + a_i g_iᵀ)/n."""
         n, T, D = self.n, self.T, self.D
-        w = W[k * n:(k + 1) * n].ravel().tolist()
+        w = W[k * n * T:(k + 1) * n * T]
         if self._kron is None:  # Σ_k w_k F_k F_kᵀ as one product with the tabulated outer products
             H = arb_mat(D, D, (self._outer * arb_mat(len(w), 1, w)).entries())
         else:
@@ -270,15 +256,15 @@ class LinearLogitModel:
         Gcols, Acols = [], []
         for i in range(n):
             j = k * n + i
-            gi = (self._FT[i] * arb_mat(T, 1, tm.C[j].tolist())).entries()
-            mi = (self._FT[i] * arb_mat(T, 1, tm.S[j].tolist())).entries()
+            gi = (self._FT[i] * arb_mat(T, 1, tm.C[j])).entries()
+            mi = (self._FT[i] * arb_mat(T, 1, tm.S[j])).entries()
             half2 = self.loss.d2(tm.phi[j]) / 2
             Gcols.extend(gi)
             Acols.extend([half2 * a - lp[j] * b for a, b in zip(gi, mi)])
         X = arb_mat(n, D, Gcols).transpose() * arb_mat(n, D, Acols)
         return (H + X + X.transpose()) / n
 
-    def _scaled_hessians(self, tm: Terms, lp: np.ndarray, W: np.ndarray, grads):
+    def _scaled_hessians(self, tm: Terms, lp: list, W: list, grads):
         """The same ∇²L (and ∇L) in float64 at every point, divided by ‖∇L‖: with w̃ = w/(n‖∇L‖),
         U_i = −F_iᵀw̃_i = −ℓ'_i g_i/(n‖∇L‖) and V_i = F_iᵀ(½ρ_i c_i + s_i) = −a_i/ℓ'_i, ρ_i = ℓ''_i/|ℓ'_i|
         (ℓ' < 0: the losses decrease), the low-rank part is Σ_i U_iV_iᵀ + V_iU_iᵀ."""
@@ -286,10 +272,11 @@ class LinearLogitModel:
         gn = [norm2(g) for g in grads]
         if any(not x > 0 for x in gn):
             raise Stationary("∇L = 0 at a stage point")
-        scale = np.repeat(np.array([1 / (n * x) for x in gn], dtype=object), n)
-        Wf = floats(W * scale[:, None]).reshape(s, n, T)
-        rho = floats(self._d2(tm.phi) / (-lp))  # (s·n,)
-        Vc = (0.5 * rho[:, None] * floats(tm.C) + floats(tm.S)).reshape(s, n, T)
+        inv, nT = [1 / (n * x) for x in gn], n * T
+        Wf = np.array([float(w * inv[j // nT]) for j, w in enumerate(W)]).reshape(s, n, T)
+        rho = np.array([float(self.loss.d2(x) / -y) for x, y in zip(tm.phi, lp)])  # (s·n,)
+        Cf, Sf = (np.array([float(x) for row in rows for x in row]).reshape(s * n, T) for rows in (tm.C, tm.S))
+        Vc = (0.5 * rho[:, None] * Cf + Sf).reshape(s, n, T)
         F = self._F_float
         H = np.einsum("sit,itab->sab", Wf, self._FF_float)
         U = -np.einsum("sit,ita->sia", Wf, F)
@@ -301,11 +288,11 @@ class LinearLogitModel:
     # ----- tables, built on first use ------------------------------------------------------------
     @cached_property
     def _dev_rows_mid(self):
-        return _MID(self._dev_rows)
+        return [[x.mid() for x in row] for row in self._dev_rows]
 
     @cached_property
     def _gamma_flat_mid(self):
-        return _MID(self._gamma_flat)
+        return [x.mid() for x in self._gamma_flat]
 
     @cached_property
     def _FT(self):
@@ -360,7 +347,7 @@ class LinearLogitModel:
     def loss_grad(self, theta):
         """(L, ∇L) from one evaluation of the terms (ℓ and ℓ' from one exp)."""
         tm = self.terms([theta])
-        values, lp = self._value_d1(tm.phi)
+        values, lp = zip(*[self.loss.value_d1(x) for x in tm.phi])
         return sum(values, arb(0)) / self.n, self._gradients(self._weights(tm, lp)[1])[0]
 
     def hessian(self, theta, states=None) -> arb_mat:
