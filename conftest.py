@@ -26,3 +26,22 @@ def _isolated_precision():
         yield
     finally:
         mpmath.mp.prec, flint.ctx.prec = old_mp, old_flint
+
+
+def pytest_collection_modifyitems(config, items):
+    """``--dist loadgroup`` (pyproject's addopts) sends the tests marked ``xdist_group(name)`` to one worker by
+    suffixing their node id with ``@name`` — pytest-xdist 3.8 writes the suffix to ``item._nodeid``, which pytest ≥ 9.2
+    no longer reads (the id lives in ``item._id``), so the groups were silently spread over the workers (each set up
+    its own LocalCluster and shared report run). Set the suffixed id where pytest reads it."""
+    if not getattr(config.option, "loadgroup", False):
+        return
+    try:
+        from _pytest.nodeid import coerce_node_id
+    except ImportError:  # an older pytest: xdist's own suffix works there
+        return
+    for item in items:
+        names = sorted({str(m.args[0] if m.args else m.kwargs.get("name", "default"))
+                        for m in item.iter_markers("xdist_group")})
+        suffix = "@" + "_".join(names)
+        if names and hasattr(item, "_id") and not item.nodeid.endswith(suffix):
+            item._id = coerce_node_id(item.nodeid + suffix)

@@ -1,4 +1,5 @@
-"""The CLI contract: exit codes and one-line errors for every kind of bad input (docs/contract.md)."""
+"""The CLI contract: exit codes and one-line errors for every kind of bad input (docs/contract.md). Run in-process
+(``main(argv)``, what ``python -m verify`` exits with); one case goes through a real ``python -m verify`` process."""
 import json
 import os
 import subprocess
@@ -6,14 +7,15 @@ import sys
 
 import pytest
 from cli_helpers import GOOD
+from cli_helpers import run as run_in_process
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 
-def run(*args, cwd=None):
-    proc = subprocess.run([sys.executable, "-m", "verify", *args], capture_output=True, text=True, cwd=cwd or ROOT,
-                          timeout=300)
-    return proc.returncode, proc.stdout, proc.stderr
+@pytest.fixture
+def run(capsys):
+    """``run(*argv)`` → (exit code, stdout, stderr) of ``python -m verify *argv``, in this process."""
+    return lambda *args: run_in_process(list(args), capsys)
 
 
 def write(tmp_path, obj, name="d.json"):
@@ -51,7 +53,7 @@ BAD_DATA = {
 
 
 @pytest.mark.parametrize("case", sorted(BAD_DATA))
-def test_bad_data_exits_5_with_one_line(tmp_path, case):
+def test_bad_data_exits_5_with_one_line(run, tmp_path, case):
     obj = BAD_DATA[case]
     path = str(tmp_path / "missing.json") if obj is None else write(tmp_path, obj)
     code, out, err = run("mmts.lemma3", "--data", path)
@@ -59,33 +61,42 @@ def test_bad_data_exits_5_with_one_line(tmp_path, case):
     assert_one_line_error(err)
 
 
+def test_bad_data_exits_5_from_a_real_process(tmp_path):
+    """The same contract through ``python -m verify`` (the process's exit status, its stderr)."""
+    path = write(tmp_path, BAD_DATA["ragged X"])
+    proc = subprocess.run([sys.executable, "-m", "verify", "mmts.lemma3", "--data", path], capture_output=True,
+                          text=True, cwd=ROOT, timeout=300)
+    assert proc.returncode == 5, proc.stderr
+    assert_one_line_error(proc.stderr)
+
+
 @pytest.mark.parametrize("precision", ["14", "10001", "abc", "50.5", "-3", ""])
-def test_bad_precision_exits_2(tmp_path, precision):
+def test_bad_precision_exits_2(run, tmp_path, precision):
     code, _, err = run("mmts.lemma3", "--precision", precision, "--data", write(tmp_path, GOOD))
     assert code == 2
     assert_one_line_error(err)
 
 
-def test_unknown_claim_suggests_and_exits_2():
+def test_unknown_claim_suggests_and_exits_2(run):
     code, _, err = run("mmts.lema3")
     assert code == 2
     assert_one_line_error(err)
     assert "mmts.lemma3" in err
 
 
-def test_unknown_flag_exits_2():
+def test_unknown_flag_exits_2(run):
     code, _, err = run("mmts.lemma3", "--bogus")
     assert code == 2
     assert_one_line_error(err)
 
 
-def test_bare_id_resolves_to_mmts_and_says_so(tmp_path):
+def test_bare_id_resolves_to_mmts_and_says_so(run, tmp_path):
     code, out, err = run("lemma3", "--data", write(tmp_path, GOOD), "--precision", "20")
     assert code == 0, err
     assert "resolved to mmts.lemma3" in err
 
 
-def test_list_json_fields():
+def test_list_json_fields(run):
     code, out, _ = run("list", "--json")
     assert code == 0
     items = json.loads(out)
@@ -93,7 +104,7 @@ def test_list_json_fields():
     assert any(i["id"] == "mmts.lemma3" and "key-lemma" in i["aliases"] for i in items)
 
 
-def test_claim_json_has_the_contract_fields(tmp_path):
+def test_claim_json_has_the_contract_fields(run, tmp_path):
     code, out, _ = run("mmts.lemma3", "--data", write(tmp_path, GOOD), "--json", "--precision", "20")
     assert code == 0
     v = json.loads(out)
@@ -105,13 +116,13 @@ def test_claim_json_has_the_contract_fields(tmp_path):
     assert isinstance(ev["value"], str)
 
 
-def test_alias_resolves(tmp_path):
+def test_alias_resolves(run, tmp_path):
     code, _, err = run("key-lemma", "--data", write(tmp_path, GOOD), "--precision", "20")
     assert code == 0
     assert "alias 'key-lemma' resolved to mmts.lemma3" in err
 
 
-def test_report_files_written(tmp_path):
+def test_report_files_written(run, tmp_path):
     rep = tmp_path / "rep"
     code, _, _ = run("mmts.lemma3", "--data", write(tmp_path, GOOD), "--precision", "20", "--report", str(rep))
     assert code == 0

@@ -20,6 +20,14 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 SLICE = "irgf.asm1,irgf.asm2,irgf.prop.lift"  # cheap claims, several datasets each (one VIOLATED-free mix)
 
 
+def test_the_module_is_one_xdist_group(request):
+    """``--dist loadgroup`` keeps this module on one worker (one LocalCluster): the root conftest puts the group into
+    the node id where pytest ≥ 9.2 reads it (pytest-xdist 3.8's own suffix is lost there)."""
+    if not getattr(request.config.option, "loadgroup", False):
+        pytest.skip("not run under pytest-xdist --dist loadgroup")
+    assert request.node.nodeid.endswith("@cluster")
+
+
 def test_the_default_path_never_imports_dask():
     code = ("import sys; from verify.cli.main import main; assert 'distributed' not in sys.modules; "
             "c = main(['all', '--claims', 'irgf.asm2', '--jobs', '1', '--precision', '20']); "

@@ -10,9 +10,11 @@ import sys
 from fractions import Fraction
 
 import pytest
+from cli_helpers import run as run_in_process
 
 from lemmas.mmts import lemma6
 from verify.claims import Outcome
+from verify.cli.main import main
 from verify.data import mmts as D
 from verify.data.dataset import Dataset
 from verify.kit.region_inequality import logit_box_radius, prove_on_region
@@ -21,11 +23,20 @@ from verify.numbers.precision import to_arb, working_precision
 from verify.numbers.regions import Margin, decimal_text, rational_below, recheck
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+pytestmark = pytest.mark.xdist_group("region-claims")  # one worker: the shared report run is made once
 
 
-def run(*args):
+def run_process(*args):
+    """(exit code, stdout, stderr) of a real ``python -m verify *args``."""
     proc = subprocess.run([sys.executable, "-m", "verify", *args], capture_output=True, text=True, cwd=ROOT, timeout=300)
     return proc.returncode, proc.stdout, proc.stderr
+
+
+@pytest.fixture
+def run(capsys):
+    """``run(*argv)`` → (exit code, stdout, stderr) of ``main(argv)`` in this process (what ``python -m verify`` exits
+    with)."""
+    return lambda *args: run_in_process(list(args), capsys)
 
 
 def test_rational_below_is_a_twelve_digit_lower_bound():
@@ -101,11 +112,11 @@ def test_the_claim_reports_the_proven_box_on_a_default():
 
 @pytest.fixture(scope="module")
 def report_dir(tmp_path_factory):
+    """One ``verify mmts.lemma6 --report`` run shared by the tests below."""
     folder = tmp_path_factory.mktemp("rep")
     data = tmp_path_factory.mktemp("data") / "fig1a.json"
     D.mmts_fig1a().save(str(data))
-    code, out, err = run("mmts.lemma6", "--data", str(data), "--precision", "20", "--report", str(folder))
-    assert code == 0, err
+    assert main(["mmts.lemma6", "--data", str(data), "--precision", "20", "--report", str(folder)]) == 0
     return folder
 
 
@@ -120,12 +131,12 @@ def test_report_writes_the_certificate_and_the_page_links_it(report_dir):
 
 def test_recheck_accepts_the_written_certificate(report_dir):
     path = report_dir / "certificates" / os.listdir(report_dir / "certificates")[0]
-    code, out, err = run("recheck", str(path))
+    code, out, err = run_process("recheck", str(path))  # the user's path: a real process
     assert code == 0, err
     assert "PROVEN" in out
 
 
-def test_recheck_rejects_a_tampered_certificate(report_dir, tmp_path):
+def test_recheck_rejects_a_tampered_certificate(run, report_dir, tmp_path):
     path = report_dir / "certificates" / os.listdir(report_dir / "certificates")[0]
     cert = json.loads(path.read_text())
     cert["region"]["upper"] = ["1"] * len(cert["region"]["upper"])  # a wider region than the one proven
@@ -147,7 +158,7 @@ def test_recheck_rejects_a_tampered_certificate(report_dir, tmp_path):
     (json.dumps({"format": "attnverify-region-certificate/1", "claim": "mmts.lemma6",
                  "margin": {"name": "no-such-region", "params": {"dataset": D.mmts_fig1a().to_dict()}}}), 5),
 ])
-def test_recheck_bad_files_are_one_line_errors(tmp_path, content, code_expected):
+def test_recheck_bad_files_are_one_line_errors(run, tmp_path, content, code_expected):
     path = tmp_path / "c.json"
     path.write_text(content)
     code, out, err = run("recheck", str(path))
@@ -156,7 +167,7 @@ def test_recheck_bad_files_are_one_line_errors(tmp_path, content, code_expected)
     assert len(lines) == 1 and "Traceback" not in err
 
 
-def test_recheck_without_a_file_is_a_usage_error():
+def test_recheck_without_a_file_is_a_usage_error(run):
     code, out, err = run("recheck")
     assert code == 2
 
