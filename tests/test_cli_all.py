@@ -1,19 +1,16 @@
-"""`verify all --jobs N`: worker processes give the serial run's output, in the same order."""
+"""`verify all --jobs N`: worker processes give the serial run's output, in the same order. In-process runs
+(``main(argv)``); `verify all --jobs 2` as a real process: tests/test_interrupt.py."""
 import json
-import os
-import subprocess
-import sys
 
 import pytest
 from cli_helpers import comparable
+from cli_helpers import run as run_in_process
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
-
-def run(*args):
-    proc = subprocess.run([sys.executable, "-m", "verify", *args], cwd=ROOT, capture_output=True, text=True,
-                          timeout=600)
-    return proc.returncode, proc.stdout, proc.stderr
+@pytest.fixture
+def run(capsys):
+    """``run(*argv)`` → (exit code, stdout, stderr) of ``main(argv)`` (what ``python -m verify`` exits with)."""
+    return lambda *args: run_in_process(list(args), capsys)
 
 
 #: a quick slice of irgf (several datasets per claim, exact and ball items, one VIOLATED-free mix): the whole paper
@@ -22,7 +19,7 @@ def run(*args):
 SLICE = "irgf.hyp.diagsep,irgf.prop.lift,irgf.asm4,irgf.asm2,irgf.prop.diag-l1,irgf.rem.asm3,irgf.asm1"
 
 
-def test_parallel_run_equals_the_serial_one(tmp_path):
+def test_parallel_run_equals_the_serial_one(run, tmp_path):
     code1, out1, _ = run("all", "--paper", "irgf", "--claims", SLICE, "--jobs", "1", "--json", "--precision", "20")
     code2, out2, _ = run("all", "--paper", "irgf", "--claims", SLICE, "--jobs", "2", "--json", "--precision", "20",
                          "--report", str(tmp_path / "rep"))
@@ -44,7 +41,7 @@ def test_parallel_run_equals_the_serial_one(tmp_path):
 
 
 @pytest.mark.parametrize("jobs", ["0", "-1", "two"])
-def test_bad_jobs_is_a_usage_error(jobs):
+def test_bad_jobs_is_a_usage_error(run, jobs):
     code, out, err = run("all", "--jobs", jobs)
     assert code == 2 and err.count("\n") == 1 and "--jobs" in err and "Traceback" not in err
 
@@ -52,6 +49,6 @@ def test_bad_jobs_is_a_usage_error(jobs):
 @pytest.mark.parametrize("args,needle", [(("--claims", "irgf.nope"), "nope"),
                                          (("--paper", "mmts", "--claims", "irgf.asm1"), "not a claim of --paper"),
                                          (("--claims", ","), "--claims")])
-def test_bad_claims_are_a_usage_error(args, needle):
+def test_bad_claims_are_a_usage_error(run, args, needle):
     code, out, err = run("all", *args)
     assert code == 2 and err.count("\n") == 1 and needle in err and "Traceback" not in err

@@ -202,7 +202,7 @@ class Registry:
     def all(self, paper: str | None = None) -> list[Claim]:
         self.discover()
         claims = [c for c in self.claims.values() if paper is None or c.paper == paper]
-        return sorted(claims, key=lambda c: _order(c.id))
+        return sorted(claims, key=lambda c: registry_order(c.id))
 
     def summaries(self, paper: str | None = None) -> list[dict]:
         """``Claim.summary()`` of every claim in the registry's order (from the manifest when it is fresh)."""
@@ -246,7 +246,7 @@ class Registry:
             owners = aliases[key]
             if len(owners) == 1:
                 return load(owners[0]), f"alias '{key}' resolved to {owners[0]}"
-            owners = sorted(owners, key=_order)
+            owners = sorted(owners, key=registry_order)
             raise UsageError(f"alias '{key}' is shared by {', '.join(owners)}: name one of them")
         names = list(ids) + list(aliases)
         close = difflib.get_close_matches(key, names, n=5, cutoff=0.5)
@@ -265,7 +265,7 @@ def _claim_modules(package: str, packages: bool = True):
             yield info.name
 
 
-def _order(cid: str):
+def registry_order(cid: str):
     """The registry's order: by paper (PAPERS), then by id with numbers compared as numbers."""
     paper = cid.split(".")[0]
     return (PAPERS.index(paper) if paper in PAPERS else len(PAPERS), _natural(cid))

@@ -66,9 +66,8 @@ def main(argv) -> int:
         from verify.numbers.precision import parse_precision
 
         parse_precision(a.precision)
-    claims = REGISTRY.all(a.paper)
-    if a.claims is not None:
-        claims = _chosen(claims, a.claims, a.paper)
+    # --claims imports only the named claims' modules (through the registry's manifest), not every claim's
+    claims = REGISTRY.all(a.paper) if a.claims is None else _chosen(a.claims, a.paper)
     planned = [c.id for c in claims]
     if a.report:  # before the work: a destination that fails fails now (and before a scheduler is waited for)
         from verify.report.markdown import prepare_report_folder
@@ -151,22 +150,23 @@ def _run(a, claims, planned, jobs, client) -> int:
     return {"HOLDS": 0, "VIOLATED": 1, "INCONCLUSIVE": 3, "NOT_APPLICABLE": 4}[worst(v.verdict for v in ordered)]
 
 
-def _chosen(claims, text: str, paper) -> list:
+def _chosen(text: str, paper) -> list:
     """--claims: the named claims (ids or aliases, resolved as ``verify <claim>`` does), in the registry's order;
     an unknown name, or one outside --paper, is a usage error (exit 2) before any work."""
     from verify.claims import REGISTRY
+    from verify.claims.registry import registry_order
     from verify.errors import UsageError
 
     names = [x.strip() for x in str(text).split(",") if x.strip()]
     if not names:
         raise UsageError("--claims: expected comma-separated claim ids")
-    wanted = set()
+    wanted = {}
     for name in names:
         claim, _ = REGISTRY.resolve(name)
         if paper is not None and claim.paper != paper:
             raise UsageError(f"--claims: {claim.id} is not a claim of --paper {paper}")
-        wanted.add(claim.id)
-    return [c for c in claims if c.id in wanted]
+        wanted[claim.id] = claim
+    return sorted(wanted.values(), key=lambda c: registry_order(c.id))
 
 
 def running_text(ids) -> str:
