@@ -76,13 +76,17 @@ class ArcLength:
         with np.errstate(over="ignore", invalid="ignore"):  # far-off trial points: checked below
             grads, gf, Hf = self.par.grads([y[:D] for y in ys], jacobians)
         self.gradients += len(ys)
-        G = np.array(grads, dtype=object).reshape(len(ys), D)  # numpy loops over the arb entries
-        gn = [x.sqrt() for x in (G * G).sum(axis=1)]
-        if not all(x > 0 for x in gn):
-            raise Stationary("∇L = 0: a stationary point, the flow stays there")
-        neg_inv = np.array([-1 / x for x in gn], dtype=object)
-        fu = -neg_inv * np.array([(-y[D]).exp() for y in ys], dtype=object)  # e^{−u}/‖g‖
-        F = arb_mat(np.concatenate([G * neg_inv[:, None], fu[:, None]], axis=1).tolist()).mid()
+        rows = []
+        for g, y in zip(grads, ys):  # plain loops: cheaper than numpy object arrays at these sizes
+            g2 = g[0] * g[0]
+            for x in g[1:]:
+                g2 = g2 + x * x
+            gn = g2.sqrt()
+            if not gn > 0:
+                raise Stationary("∇L = 0: a stationary point, the flow stays there")
+            neg_inv = -1 / gn
+            rows.append([x * neg_inv for x in g] + [-neg_inv * (-y[D]).exp()])  # −g/‖g‖, e^{−u}/‖g‖
+        F = arb_mat(rows).mid()
         if not jacobians:
             return F, None
         self.hessians += len(ys)
