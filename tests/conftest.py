@@ -1,8 +1,16 @@
-"""Fixtures shared by the tests of the CLI's hostile-input handling."""
+"""Fixtures shared by the CLI tests."""
 import json
 
 import pytest
 from cli_helpers import GOOD
+from cli_helpers import run as run_in_process
+
+
+@pytest.fixture
+def verify(capsys):
+    """``verify(*argv)`` → (exit code, stdout, stderr) of ``main(argv)`` in this process: what ``python -m verify
+    *argv`` exits with and prints, without a process's start-up (a test of the process itself runs one)."""
+    return lambda *args: run_in_process(list(args), capsys)
 
 
 @pytest.fixture

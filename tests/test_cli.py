@@ -7,15 +7,8 @@ import sys
 
 import pytest
 from cli_helpers import GOOD
-from cli_helpers import run as run_in_process
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-
-
-@pytest.fixture
-def run(capsys):
-    """``run(*argv)`` → (exit code, stdout, stderr) of ``python -m verify *argv``, in this process."""
-    return lambda *args: run_in_process(list(args), capsys)
 
 
 def write(tmp_path, obj, name="d.json"):
@@ -53,10 +46,10 @@ BAD_DATA = {
 
 
 @pytest.mark.parametrize("case", sorted(BAD_DATA))
-def test_bad_data_exits_5_with_one_line(run, tmp_path, case):
+def test_bad_data_exits_5_with_one_line(verify, tmp_path, case):
     obj = BAD_DATA[case]
     path = str(tmp_path / "missing.json") if obj is None else write(tmp_path, obj)
-    code, out, err = run("mmts.lemma3", "--data", path)
+    code, out, err = verify("mmts.lemma3", "--data", path)
     assert code == 5, (case, code, err)
     assert_one_line_error(err)
 
@@ -71,41 +64,41 @@ def test_bad_data_exits_5_from_a_real_process(tmp_path):
 
 
 @pytest.mark.parametrize("precision", ["14", "10001", "abc", "50.5", "-3", ""])
-def test_bad_precision_exits_2(run, tmp_path, precision):
-    code, _, err = run("mmts.lemma3", "--precision", precision, "--data", write(tmp_path, GOOD))
+def test_bad_precision_exits_2(verify, tmp_path, precision):
+    code, _, err = verify("mmts.lemma3", "--precision", precision, "--data", write(tmp_path, GOOD))
     assert code == 2
     assert_one_line_error(err)
 
 
-def test_unknown_claim_suggests_and_exits_2(run):
-    code, _, err = run("mmts.lema3")
+def test_unknown_claim_suggests_and_exits_2(verify):
+    code, _, err = verify("mmts.lema3")
     assert code == 2
     assert_one_line_error(err)
     assert "mmts.lemma3" in err
 
 
-def test_unknown_flag_exits_2(run):
-    code, _, err = run("mmts.lemma3", "--bogus")
+def test_unknown_flag_exits_2(verify):
+    code, _, err = verify("mmts.lemma3", "--bogus")
     assert code == 2
     assert_one_line_error(err)
 
 
-def test_bare_id_resolves_to_mmts_and_says_so(run, tmp_path):
-    code, out, err = run("lemma3", "--data", write(tmp_path, GOOD), "--precision", "20")
+def test_bare_id_resolves_to_mmts_and_says_so(verify, tmp_path):
+    code, out, err = verify("lemma3", "--data", write(tmp_path, GOOD), "--precision", "20")
     assert code == 0, err
     assert "resolved to mmts.lemma3" in err
 
 
-def test_list_json_fields(run):
-    code, out, _ = run("list", "--json")
+def test_list_json_fields(verify):
+    code, out, _ = verify("list", "--json")
     assert code == 0
     items = json.loads(out)
     assert items and {"id", "paper", "number", "title", "kind", "aliases"} <= set(items[0])
     assert any(i["id"] == "mmts.lemma3" and "key-lemma" in i["aliases"] for i in items)
 
 
-def test_claim_json_has_the_contract_fields(run, tmp_path):
-    code, out, _ = run("mmts.lemma3", "--data", write(tmp_path, GOOD), "--json", "--precision", "20")
+def test_claim_json_has_the_contract_fields(verify, tmp_path):
+    code, out, _ = verify("mmts.lemma3", "--data", write(tmp_path, GOOD), "--json", "--precision", "20")
     assert code == 0
     v = json.loads(out)
     assert {"claim", "paper", "number", "title", "kind", "verdict", "precision", "stable_digits", "hypotheses",
@@ -116,15 +109,15 @@ def test_claim_json_has_the_contract_fields(run, tmp_path):
     assert isinstance(ev["value"], str)
 
 
-def test_alias_resolves(run, tmp_path):
-    code, _, err = run("key-lemma", "--data", write(tmp_path, GOOD), "--precision", "20")
+def test_alias_resolves(verify, tmp_path):
+    code, _, err = verify("key-lemma", "--data", write(tmp_path, GOOD), "--precision", "20")
     assert code == 0
     assert "alias 'key-lemma' resolved to mmts.lemma3" in err
 
 
-def test_report_files_written(run, tmp_path):
+def test_report_files_written(verify, tmp_path):
     rep = tmp_path / "rep"
-    code, _, _ = run("mmts.lemma3", "--data", write(tmp_path, GOOD), "--precision", "20", "--report", str(rep))
+    code, _, _ = verify("mmts.lemma3", "--data", write(tmp_path, GOOD), "--precision", "20", "--report", str(rep))
     assert code == 0
     assert (rep / "mmts.lemma3.md").exists() and (rep / "mmts.lemma3.json").exists()
     md = (rep / "mmts.lemma3.md").read_text()

@@ -4,14 +4,6 @@ import json
 
 import pytest
 from cli_helpers import comparable
-from cli_helpers import run as run_in_process
-
-
-@pytest.fixture
-def run(capsys):
-    """``run(*argv)`` → (exit code, stdout, stderr) of ``main(argv)`` (what ``python -m verify`` exits with)."""
-    return lambda *args: run_in_process(list(args), capsys)
-
 
 #: a quick slice of irgf (several datasets per claim, exact and ball items, one VIOLATED-free mix): the whole paper
 #: takes minutes, and what is tested — the workers' output equals the serial run's, in the registry's order — does
@@ -19,10 +11,10 @@ def run(capsys):
 SLICE = "irgf.hyp.diagsep,irgf.prop.lift,irgf.asm4,irgf.asm2,irgf.prop.diag-l1,irgf.rem.asm3,irgf.asm1"
 
 
-def test_parallel_run_equals_the_serial_one(run, tmp_path):
-    code1, out1, _ = run("all", "--paper", "irgf", "--claims", SLICE, "--jobs", "1", "--json", "--precision", "20")
-    code2, out2, _ = run("all", "--paper", "irgf", "--claims", SLICE, "--jobs", "2", "--json", "--precision", "20",
-                         "--report", str(tmp_path / "rep"))
+def test_parallel_run_equals_the_serial_one(verify, tmp_path):
+    code1, out1, _ = verify("all", "--paper", "irgf", "--claims", SLICE, "--jobs", "1", "--json", "--precision", "20")
+    code2, out2, _ = verify("all", "--paper", "irgf", "--claims", SLICE, "--jobs", "2", "--json", "--precision", "20",
+                            "--report", str(tmp_path / "rep"))
     assert code1 == code2
     one, two = json.loads(out1), json.loads(out2)
     assert [v["claim"] for v in one] == [v["claim"] for v in two]  # the registry's order
@@ -41,14 +33,14 @@ def test_parallel_run_equals_the_serial_one(run, tmp_path):
 
 
 @pytest.mark.parametrize("jobs", ["0", "-1", "two"])
-def test_bad_jobs_is_a_usage_error(run, jobs):
-    code, out, err = run("all", "--jobs", jobs)
+def test_bad_jobs_is_a_usage_error(verify, jobs):
+    code, out, err = verify("all", "--jobs", jobs)
     assert code == 2 and err.count("\n") == 1 and "--jobs" in err and "Traceback" not in err
 
 
 @pytest.mark.parametrize("args,needle", [(("--claims", "irgf.nope"), "nope"),
                                          (("--paper", "mmts", "--claims", "irgf.asm1"), "not a claim of --paper"),
                                          (("--claims", ","), "--claims")])
-def test_bad_claims_are_a_usage_error(run, args, needle):
-    code, out, err = run("all", *args)
+def test_bad_claims_are_a_usage_error(verify, args, needle):
+    code, out, err = verify("all", *args)
     assert code == 2 and err.count("\n") == 1 and needle in err and "Traceback" not in err

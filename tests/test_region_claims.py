@@ -10,7 +10,6 @@ import sys
 from fractions import Fraction
 
 import pytest
-from cli_helpers import run as run_in_process
 
 from lemmas.mmts import lemma6
 from verify.claims import Outcome
@@ -28,15 +27,9 @@ pytestmark = pytest.mark.xdist_group("region-claims")  # one worker: the shared 
 
 def run_process(*args):
     """(exit code, stdout, stderr) of a real ``python -m verify *args``."""
-    proc = subprocess.run([sys.executable, "-m", "verify", *args], capture_output=True, text=True, cwd=ROOT, timeout=300)
+    proc = subprocess.run([sys.executable, "-m", "verify", *args], capture_output=True, text=True, cwd=ROOT,
+                          timeout=300)
     return proc.returncode, proc.stdout, proc.stderr
-
-
-@pytest.fixture
-def run(capsys):
-    """``run(*argv)`` → (exit code, stdout, stderr) of ``main(argv)`` in this process (what ``python -m verify`` exits
-    with)."""
-    return lambda *args: run_in_process(list(args), capsys)
 
 
 def test_rational_below_is_a_twelve_digit_lower_bound():
@@ -136,18 +129,18 @@ def test_recheck_accepts_the_written_certificate(report_dir):
     assert "PROVEN" in out
 
 
-def test_recheck_rejects_a_tampered_certificate(run, report_dir, tmp_path):
+def test_recheck_rejects_a_tampered_certificate(verify, report_dir, tmp_path):
     path = report_dir / "certificates" / os.listdir(report_dir / "certificates")[0]
     cert = json.loads(path.read_text())
     cert["region"]["upper"] = ["1"] * len(cert["region"]["upper"])  # a wider region than the one proven
     bad = tmp_path / "wider.json"
     bad.write_text(json.dumps(cert))
-    code, out, err = run("recheck", str(bad))
+    code, out, err = verify("recheck", str(bad))
     assert code == 1 and "REJECTED" in out
     cert = json.loads(path.read_text())
     cert["leaves"] = []
     (tmp_path / "empty.json").write_text(json.dumps(cert))
-    code, out, err = run("recheck", str(tmp_path / "empty.json"))
+    code, out, err = verify("recheck", str(tmp_path / "empty.json"))
     assert code == 1 and "no leaves" in out
 
 
@@ -158,17 +151,17 @@ def test_recheck_rejects_a_tampered_certificate(run, report_dir, tmp_path):
     (json.dumps({"format": "attnverify-region-certificate/1", "claim": "mmts.lemma6",
                  "margin": {"name": "no-such-region", "params": {"dataset": D.mmts_fig1a().to_dict()}}}), 5),
 ])
-def test_recheck_bad_files_are_one_line_errors(run, tmp_path, content, code_expected):
+def test_recheck_bad_files_are_one_line_errors(verify, tmp_path, content, code_expected):
     path = tmp_path / "c.json"
     path.write_text(content)
-    code, out, err = run("recheck", str(path))
+    code, out, err = verify("recheck", str(path))
     assert code == code_expected
     lines = [line for line in err.strip().splitlines() if line.strip()]
     assert len(lines) == 1 and "Traceback" not in err
 
 
-def test_recheck_without_a_file_is_a_usage_error(run):
-    code, out, err = run("recheck")
+def test_recheck_without_a_file_is_a_usage_error(verify):
+    code, out, err = verify("recheck")
     assert code == 2
 
 
