@@ -34,7 +34,7 @@ from verify.dynamics.parameterization import Parameterization, make_parameteriza
 from verify.dynamics.radau import tableau
 from verify.dynamics.trajectory import Trajectory
 from verify.errors import DataError, Undecided, UsageError
-from verify.models.attention import Stationary, norm2
+from verify.models.attention import Stationary, dot, norm2
 from verify.numbers.precision import to_decimal_string, working_precision
 
 
@@ -78,10 +78,7 @@ class ArcLength:
         self.gradients += len(ys)
         rows = []
         for g, y in zip(grads, ys):  # plain loops: cheaper than numpy object arrays at these sizes
-            g2 = g[0] * g[0]
-            for x in g[1:]:
-                g2 = g2 + x * x
-            gn = g2.sqrt()
+            gn = dot(g, g).sqrt()
             if not gn > 0:
                 raise Stationary("∇L = 0: a stationary point, the flow stays there")
             neg_inv = -1 / gn

@@ -108,7 +108,7 @@ class Terms:
     @classmethod
     def of_states(cls, states) -> "Terms":
         """One point's terms from its ``SampleState`` list."""
-        return cls(len(states), [st.r for st in states], [list(st.s) for st in states], [list(st.c) for st in states],
+        return cls(len(states), [st.r for st in states], [st.s for st in states], [st.c for st in states],
                    [st.md for st in states], [st.phi for st in states])
 
     def states(self, k: int = 0) -> list[SampleState]:
@@ -207,8 +207,8 @@ class LinearLogitModel:
             for t in range(1, T):  # the first maximum; a ball replaces it only if certainly larger
                 if A[t] > top:
                     r, top = t, A[t]
-            E = [(x - top).exp() for x in A]
-            E[r] = one  # e^0 = 1 exactly (with balls a_r − a_r is a ball around 0)
+            # e^0 = 1 exactly at the pivot (with balls a_r − a_r would be a ball around 0, its exp a ball around 1)
+            E = [one if t == r else (x - top).exp() for t, x in enumerate(A)]
             total = E[0]
             for e in E[1:]:
                 total = total + e
@@ -340,10 +340,8 @@ class LinearLogitModel:
         return sum((self.loss.value(st.phi) for st in states), arb(0)) / self.n
 
     def grad(self, theta, states=None) -> list[arb]:
-        if states is None:
-            return self._gradients(self._weights(self.terms([theta]))[1])[0]
-        d1 = self.loss.d1  # the weights w_t = ℓ'(φ) c_t of ``_weights``, on the given states' lists
-        return self._gradients([lp * ct for st in states for lp in (d1(st.phi),) for ct in st.c])[0]
+        tm = self.terms([theta]) if states is None else Terms.of_states(states)
+        return self._gradients(self._weights(tm)[1])[0]
 
     def loss_grad(self, theta):
         """(L, ∇L) from one evaluation of the terms (ℓ and ℓ' from one exp)."""
