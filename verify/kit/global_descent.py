@@ -339,7 +339,6 @@ class GDLockstep:
 
     def __init__(self, model: LinearLogitModel, starts, eta, q=None, quantity: str = "", tally=None):
         self.model, self.eta, self.t = model, eta, 0
-        self.F = arb_mat([row for seq in model.F for row in seq])  # (nT) × D
         self.TH = arb_mat(len(starts), model.D, [x if isinstance(x, arb) else to_arb(Fraction(x))
                                                  for t0 in starts for x in t0])
         self.Q = arb_mat(model.D, 1, [to_arb(Fraction(x)) for x in q]) if q is not None else None
@@ -362,7 +361,7 @@ class GDLockstep:
             rows = [e[k * D:(k + 1) * D] for k in range(S)]
             tm = m.terms(rows)
             w = m._weights(tm)[1]
-            G = arb_mat(S, n * m.T, w) * self.F / n  # row k: ∇L at start k
+            G = arb_mat(S, n * m.T, w) * m._Fall / n  # row k: ∇L at start k (the model's (nT) × D features)
             if self.t in cps:
                 self._record(rows, G.entries(), tm)
             if self.t == cps[-1]:
