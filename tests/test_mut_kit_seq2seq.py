@@ -102,7 +102,8 @@ def test_path_radii_and_norms():
     assert Q.transpose([1, 2, 3, 4, 5, 6, 7, 8, 9], 3) == [1, 4, 7, 2, 5, 8, 3, 6, 9]
     assert Q.transpose(["a", "b", "c", "d"], 2) == ["a", "c", "b", "d"]
     assert Q.format_r(Fraction(1, 3)) == "0.3333" and Q.format_r(10.0 ** 301) == "1e+301"
-    assert Q.format_r(Fraction(1, 10**400)) == str(Fraction(1, 10**400)) and Q.format_r(0) == "0"
+    assert Q.format_r(Fraction(1, 10**400)) == "1e-400" and Q.format_r(0) == "0"  # beyond float64: exact digits
+    assert Q.format_r(Fraction(3 * 10**400 + 1, 7)) == "4.286e+399"  # 3/7 = 0.428571…; float() would overflow
     assert Q.format_r(-12345) == "-1.234e+04"
 
 

@@ -3,6 +3,8 @@ separating cone (Lemma 16), a head violating Assumption E and ε above κ̂(α) 
 held wherever decided, so the VIOLATED case is the test-only altered target (the GMM instead of W^mm_α)."""
 from fractions import Fraction
 
+import pytest
+
 import lemmas.tfsvm.thm10 as T
 from verify.data.dataset import Dataset
 from verify.data.tfsvm_seq2seq import s2s_causal, s2s_labels
@@ -128,6 +130,37 @@ def test_a_tiny_kappa_keeps_three_significant_digits():
         out = T.evaluate(data, prec, factors=FACTORS, starts=1, figure=False)
     assert out.decision().verdict in ("HOLDS", "INCONCLUSIVE")
     assert any("ε = 0.000000000000" in n for n in out.notes)
+
+
+def test_rounding_is_exact_beyond_float64():
+    """ε and R₀ were rounded from float(x): an x past 10³⁰⁸ raised OverflowError, one below 10⁻³⁰⁸ gave ε = 0. 2¹¹⁰⁰ is
+    exact in a ball, so the next multiples of 1/10 beyond it are 2¹¹⁰⁰ ± 1/10; 2.88123·10⁻⁸⁰⁹ keeps 3 digits."""
+    from verify.numbers.precision import to_arb
+
+    with working_precision(30):
+        big = to_arb(2**1100)
+        assert T._round(big, up=True) == 2**1100 + Fraction(1, 10)
+        assert T._round(big, up=False) == 2**1100 - Fraction(1, 10)
+        tiny = to_arb(Fraction(288123, 10**814))
+        assert T._round(tiny, up=False) == Fraction(288, 10**811) and T._round(tiny, up=True) == Fraction(289, 10**811)
+
+
+@pytest.mark.parametrize("k", [100, 400])
+def test_tokens_far_below_float64_scale_the_path(k):
+    """Tokens at 10⁻ᵏ instead of 10⁻⁶ (the statement is about directions): at 10⁻⁴⁰⁰ ε came out NaN (an internal error),
+    at 10⁻¹⁰⁰ (R₀ ~ 10²⁰⁰) rounding R₀ stepped by 1/10 from the float's error and ran for hours. Scaling the tokens by
+    s = 10^(6−k) scales κ̂, hence ε = κ̂/2 rounded to 3 significant digits, by s² exactly; the verdict is the same."""
+    def run(e):
+        X = [[[0, Fraction(1, 10**e)], [Fraction(1, 10**e), 0], [Fraction(-1, 10**e), 0]]]
+        with working_precision(25) as prec:
+            out = T.evaluate(Dataset.make(X=X, Y=[-1], v=[1, 0], name=f"tokens-1e-{e}"), prec, factors=FACTORS,
+                             starts=1, figure=False)
+        eps = [n.split("ε = ")[1].split(",")[0] for n in out.notes if n.startswith("α = (3,1,3): ε = ")]
+        return out.decision().verdict, Fraction(eps[0])
+
+    (v6, eps6), (vk, epsk) = run(6), run(k)
+    assert vk == v6 == "HOLDS"
+    assert epsk == eps6 / 10 ** (2 * (k - 6))
 
 
 def test_a_path_beyond_the_precision_limit_is_inconclusive_not_a_usage_error():

@@ -40,7 +40,6 @@ test-only altered target, ``target="gmm"`` (the local path compared with the GMM
 """
 from __future__ import annotations
 
-import math
 from fractions import Fraction
 
 from flint import arb
@@ -63,7 +62,8 @@ from verify.kit.assumptions import assumption_a, svm_feasible
 from verify.kit.separating import cone_path_requirements, head_spread
 from verify.kit.seq2seq import FACTORS as S2S_FACTORS
 from verify.kit.seq2seq import attention_for, frobenius_norm, head_hypothesis, linear_head, path_evidence, path_r0
-from verify.numbers.precision import MAX_DPS, Precision, log10_abs, to_arb
+from verify.numbers.exact import ball_upper
+from verify.numbers.precision import MAX_DPS, Precision, decimal_exponent, g_format, log10_abs, to_arb
 
 FACTORS = ("1", "2", "4", "8", "16")   # radii R₀·f (α ≠ opt)
 GLOBAL_FACTORS = S2S_FACTORS            # α = opt: the global path, on Corollaries 1–2's ladder R₀·(1, 3, …, 100)
@@ -72,16 +72,17 @@ TARGETS = ("svm", "gmm")
 
 
 def _round(x: arb, up: bool) -> Fraction:
-    """A rational certainly above (up) / below x > 0: steps of 1/10 from 10 on, of 1/1000 down to 1/10, below that
-    3 significant digits (tokens at 10⁻⁶ give κ̂ ~ 10⁻¹²: a fixed 1/1000 rounded ε down to 0 and R₀ = 1/0)."""
-    f = float(x.mid())
-    step = Fraction(1, 1000) if f < 10 else Fraction(1, 10)
-    if 0 < f < 0.1:
-        step = Fraction(10) ** (math.floor(math.log10(f)) - 2)
-    q = Fraction(round(f / step)) * step
-    while not (to_arb(q) > x if up else to_arb(q) < x):
-        q = q + step if up else q - step
-    return q
+    """A rational certainly above (up) / below x > 0: the next multiple beyond the ball's exact end of a step of 1/10
+    from 10 on, of 1/1000 down to 1/10, below that of 3 significant digits (tokens at 10⁻⁶ give κ̂ ~ 10⁻¹²: a fixed
+    1/1000 rounded ε down to 0 and R₀ = 1/0). Exact at any magnitude: from float64, tokens at 10⁻⁴⁰⁰ made ε NaN, and
+    at 10⁻¹⁰⁰ (R₀ ~ 10²⁰⁰) stepping by 1/10 from the float's error took hours."""
+    end = ball_upper(x) if up else -ball_upper(-x)
+    if not end > 0:
+        raise ValueError(f"_round needs x > 0, got the end {end}")
+    step = Fraction(1, 10) if end >= 10 else Fraction(1, 1000)
+    if end < Fraction(1, 10):
+        step = Fraction(10) ** (decimal_exponent(end) - 2)
+    return (end // step + 1) * step if up else (-(-end // step) - 1) * step
 
 
 def constants(data, sel, eps: Fraction | None, c_alpha, alpha=None):
@@ -119,7 +120,9 @@ def _alphas(data, attention, prec, alpha):
 
 
 def _q(x) -> str:
-    return str(format_exact(Fraction(x)))
+    """x exactly when its decimal is short, else to 6 significant digits (tokens at 10⁻¹⁰⁰ make ε ~ 10⁻²⁰¹)."""
+    text = str(format_exact(Fraction(x)))
+    return text if len(text) <= 20 else g_format(Fraction(x), 6)
 
 
 def _alpha_text(al) -> str:

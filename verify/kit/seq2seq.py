@@ -24,7 +24,7 @@ from verify.dynamics.parameterization import make_parameterization
 from verify.geometry.separating_cone import assumption_e
 from verify.kit.paths import require_path_optimal
 from verify.numbers.exact import rational_above
-from verify.numbers.precision import to_arb
+from verify.numbers.precision import g_format, to_arb
 from verify.svm.distance import distance_to_solution_set
 
 #: The global paths' ladder in units of the proof's R₀ (``path_r0``): R = R₀·FACTORS, two decades past the regime.
@@ -158,7 +158,8 @@ def path_evidence(out, label, radii, ys, prec, zero, r0=None):
 
 
 def format_r(r) -> str:
-    return f"{float(r):.4g}" if 1e-300 < abs(float(r)) < 1e300 else str(r)
+    """A radius to 4 significant digits at any magnitude (beyond float64's range too)."""
+    return g_format(r, 4)
 
 
 def global_path_outcome(data, prec):
