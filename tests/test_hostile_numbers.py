@@ -197,3 +197,38 @@ def test_a_claim_whose_message_shows_a_spread_of_1e5000(tmp_path, capsys):
     code, out, err = run(["mmts.lemma4", "--data", str(path), "--precision", "20"], capsys)
     assert code == 4 and "internal error" not in err
     assert "non-optimal scores differ (spread 1e+5000" in out
+
+
+# ----- class: a claim's own data with its tokens scaled far from 1 -------------------------------------
+def _scaled_default(claim_id: str, exponent: int, tmp_path) -> str:
+    """The claim's first default dataset with every token entry multiplied by 10^exponent (exactly)."""
+    from verify.claims import REGISTRY
+
+    claim, _ = REGISTRY.resolve(claim_id)
+    obj = claim.default_datasets()[0].to_dict()
+    f = Fraction(10) ** exponent
+
+    def scale(x):
+        return [scale(y) for y in x] if isinstance(x, list) else str(Fraction(x) * f)
+
+    obj["X"] = scale(obj["X"])
+    path = tmp_path / f"{claim_id}-1e{exponent}.json"
+    path.write_text(json.dumps(obj))
+    return str(path)
+
+
+@pytest.mark.parametrize("claim_id,exponent", [("irgf.cmp.frobenius", 100), ("irgf.lemma51", 100),
+                                               ("irgf.rem.asm3", -100)])
+def test_claims_on_their_data_scaled_by_1e100_answer(claim_id, exponent, tmp_path, capsys):
+    """Found by running every claim on its first default dataset scaled by 10^±100: an ln t that was never reached
+    (the flows stay at their start: None) printed as a number, a max() over no reached flow, and c* rounded up through
+    an integer conversion of a ball (None once the ball is wider than 1/1000) were internal errors. Each now answers
+    under the contract: the two flows INCONCLUSIVE naming the flow that did not reach its target; rem.asm3's c̄ is the
+    exact upper end of c* rounded up (a theorem's check: HOLDS or INCONCLUSIVE, never VIOLATED)."""
+    code, out, err = run([claim_id, "--data", _scaled_default(claim_id, exponent, tmp_path), "--precision", "25"],
+                         capsys)
+    assert "internal error" not in err and out.startswith(claim_id)
+    if claim_id == "irgf.rem.asm3":
+        assert code in (0, 3) and "c̄ = c* rounded up to 1/1000" in out
+    else:
+        assert code == 3 and "requirement not met: the flow" in out and "reached" in out

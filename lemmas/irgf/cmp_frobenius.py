@@ -149,8 +149,10 @@ def direct_records(out, data, param: str, res, target, dps: int):
                          max_steps=CHECK_STEPS)
     ok = out.require(f"the {FLOWS[param]} flow reached its norm {target}", traj.status == "reached",
                      f"status {traj.status}, {traj.steps} steps")
+    lt = traj.records[-1].log_t  # None while the flow is at its start
     out.notes.append(f"{FLOWS[param]}: Radau IIA arc-length flow (exponential loss) to norm {target}, {traj.steps} "
-                     f"steps, ln t = {traj.records[-1].log_t.str(5, radius=False)} at the end; no rigorous error bound")
+                     f"steps, ln t = {'—' if lt is None else lt.str(5, radius=False)} at the end; no rigorous error "
+                     "bound")
     d, recs = data.d, []
     for r in traj.records[1:]:
         m = _margin(rows, r.direction)

@@ -123,8 +123,9 @@ def evaluate(data, prec: Precision, d_e: int | None = None, target=TARGET, misal
     note = "integrator output (Radau IIA, local tolerance 10^−dps relative to max(1, ‖ψ‖)); no rigorous error bound"
     out.add(tk.evidence(note, enclosed=False), tq.evidence(note, enclosed=False))
     out.add(Evidence("max drift of KᵀK − QᵀQ (conserved by the flow; integrator sanity)", drift, enclosed=False))
-    lt = max((t.final.log_t for t in ends if t.final is not None and t.final.log_t is not None), key=lambda z: z.mid())
-    out.range = f"‖KQᵀ‖_* ≤ {target} (ln t ≤ {lt.str(4, radius=False)})"
+    lt = max((t.final.log_t for t in ends if t.final is not None and t.final.log_t is not None), key=lambda z: z.mid(),
+             default=None)  # None: no flow left its start
+    out.range = f"‖KQᵀ‖_* ≤ {target}" + (f" (ln t ≤ {lt.str(4, radius=False)})" if lt is not None else "")
     out.cover(f"{len(runs)} aligned starts (init-(5)-type, generic with β(0) ≠ 0); V = Cayley transform (seed {seed}), "
               f"d_e = {de}")
     fig = irgf.figure("offdiag", "Lemma 5.1: off-diagonal mass of U_Kᵀ K(t) V and U_Qᵀ Q(t) V", "ln t",

@@ -28,6 +28,7 @@ c = 1 but Assumption 3 fails → VIOLATED (certified); D-A2VIOL → NOT_APPLICAB
 """
 from __future__ import annotations
 
+import math
 from fractions import Fraction
 
 from flint import arb
@@ -37,6 +38,7 @@ from verify.claims.registry import Parameter
 from verify.data.irgf import d_face, d_seed0, d_trap, random_diag_dataset
 from verify.kit import irgf
 from verify.models.attention import LinearLogitModel
+from verify.numbers.exact import ball_upper
 from verify.numbers.precision import Precision, to_arb
 
 FACTORS = ("1", "3/2", "2", "4", "10", "100")
@@ -102,7 +104,7 @@ def evaluate(data, prec: Precision, threshold: str = "derived") -> Outcome:
     G = max(g)
     ln_n = arb(n).log() if threshold == "derived" else arb(0)
     cstar = max((T * (ln_n + to_arb(G - gi)) / to_arb(di) for gi, di in zip(g, gaps)), key=lambda x: x.mid())
-    cbar = max(Fraction(0), Fraction(int((cstar.upper() * 1000).ceil().unique_fmpz()), 1000))
+    cbar = max(Fraction(0), Fraction(math.ceil(ball_upper(cstar) * 1000), 1000))  # exact at any magnitude
     cs = sorted({Fraction(1)} | {cbar * Fraction(k) for k in FACTORS if cbar > 0})
     implied = Tally(f"ℒ_c(θ(0)) − min_j b_j(c) at every ladder c where (G){'' if threshold == 'derived' else ' without ln n'} "
                     "holds (gaps c·Δ)", "<=", 0)
