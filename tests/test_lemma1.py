@@ -157,3 +157,29 @@ def test_wrong_step_residual_matches_the_closed_form():
     induction = out.evidence[0]
     assert induction.decide() is False and induction.coverage.first_violation == "t = 0"
     assert abs(induction.value - expected) < arb(10) ** -25 * expected
+
+
+def test_a_gradient_off_the_row_space_of_u_is_violated(monkeypatch):
+    """The increment item can fail: a W-model whose queries are u' = u + e₁ (not u) moves W(t) along u'ᵀ, so the part
+    of each increment off uᵀ is O(η‖∇L̃‖), far above 10^-dps (as is the induction step's residual)."""
+    real = lemma1.query_features
+    monkeypatch.setattr(lemma1, "query_features", lambda data, u: real(data, [u[0] + 1, *u[1:]]))
+    with working_precision(30) as prec:
+        out = lemma1.evaluate(D.mmts_fig1a(), prec, steps=20)
+    assert out.decide() == "VIOLATED"
+    (increment,) = [e for e in out.evidence if "row space uᵀ" in e.quantity]
+    assert increment.decide() is False and increment.value > to_arb(Fraction(1, 10**6))
+
+
+def test_rounding_of_a_huge_run_is_not_a_violation():
+    """Tokens of Fig. 1(a) scaled by 10⁻¹⁰⁰: ‖u‖² ~ 10⁻²⁰⁰, so the steps η₀ ~ 10⁴⁰⁰ move W by ~10³⁰⁰ and each
+    rounding to a midpoint is ~10²⁶⁴ — off uᵀ too. Deciding on W(t) − W(0) of the rounded run made that a certified
+    VIOLATED of a theorem; the exact increments at the visited points never leave uᵀ, so the answer is at worst
+    INCONCLUSIVE."""
+    fig = D.mmts_fig1a()
+    tiny = fig.replace(X=[[[Fraction(x) / 10**100 for x in tok] for tok in seq] for seq in fig.X], name="fig1a-1e-100")
+    with working_precision(25) as prec:
+        out = lemma1.evaluate(tiny, prec, steps=30)
+    assert out.decide() in ("HOLDS", "INCONCLUSIVE")
+    (increment,) = [e for e in out.evidence if "row space uᵀ" in e.quantity]
+    assert increment.decide() is not False

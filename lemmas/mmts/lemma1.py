@@ -17,7 +17,11 @@ derived from each other. W(0) seeded rational; steps η_t = η₀·(1/2, 3/4, 1,
 rational ≤ 1/(‖u‖²L̃_p) (L̃_p of Lemma 6: both runs then obey its step rule). Along t = 0 … 1000:
   * deciding, every step (``kit.trajectory_identity``): the proof's induction step in ball arithmetic at every
     visited W(t), ‖(W(t)u − η_t‖u‖²∇L̃(W(t)u)) − W(t+1)u‖ ≤ 10^-dps (with the exact base case, the whole
-    proof replayed on the trajectory); ‖(W(t) − W(0))(I − uuᵀ/‖u‖²)‖_F ≤ 10^-dps (≥ σ₂: rank ≤ 1);
+    proof replayed on the trajectory); the mechanism at every visited W(t): the exact increment
+    −η_t∇L_W(W(t)), enclosed, lies in the row space uᵀ, ‖(W(t+1) − W(t))(I − uuᵀ/‖u‖²)‖_F ≤ 10^-dps (so
+    rank(W(t) − W(0)) ≤ 1 for exact GD). Not W(t) − W(0) of the rounded run: that sum also carries the
+    run's roundings, whose part off uᵀ is rounding, not the lemma (with tokens at 10⁻¹⁰⁰, steps ~10³⁰⁰
+    made it ~10²⁶⁴ and the check a certified, false, VIOLATED);
   * a requirement of the check: the two independent runs agree, max_t ‖p(t) − W(t)u‖ ≤ 10^-dps. Rounded
     runs cannot refute the identity (unstable GD, a step far above 1/L, amplifies rounding), so when
     they drift apart while the induction step is certified the verdict is INCONCLUSIVE, naming it;
@@ -83,19 +87,21 @@ def evaluate(data, prec: Precision, steps: int = 1000, p_step_factor=None, loss:
     def times_u(Wv):  # W u for W stored row-major
         return [sum((Wv[a * d + b] * ua[b] for b in range(d)), arb(0)) for a in range(d)]
 
+    def off_u(Mv):  # M(I − uuᵀ/‖u‖²), row-major
+        return Mv if u_sq == 0 else [Mv[a * d + b] - Mu * ua[b] / to_arb(u_sq)
+                                     for a, Mu in enumerate(times_u(Mv)) for b in range(d)]
+
     W = [to_arb(x) for row in W0 for x in row]
-    W_start, p = list(W), [to_arb(x) for x in p0]
+    p = [to_arb(x) for x in p0]
     induction = IdentityAlong(f"max_t ‖(W(t)u − {step}∇L̃(W(t)u)) − W(t+1)u‖₂: the induction step, certified in "
                               "ball arithmetic", prec.tolerance)
-    rank = IdentityAlong("max_t ‖(W(t) − W(0))(I − uuᵀ/‖u‖²)‖_F  (≥ σ₂(W(t) − W(0)): rank ≤ 1)", prec.tolerance)
+    rank = IdentityAlong("max_t ‖(W(t+1) − W(t))(I − uuᵀ/‖u‖²)‖_F: each exact GD increment −η_t∇L_W(W(t)) in the "
+                         "row space uᵀ (so rank(W(t) − W(0)) ≤ 1), certified in ball arithmetic", prec.tolerance)
     runs = IdentityAlong(f"max_t ‖p(t) − W(t)u‖₂ over {steps} steps of two independent runs (p-steps {step})",
                          prec.tolerance)
     ts, devs = [], []
     for t in range(steps + 1):
-        WuT, dW = times_u(W), [x - y for x, y in zip(W, W_start)]
-        perp = dW if u_sq == 0 else [dW[a * d + b] - dWu * ua[b] / to_arb(u_sq)
-                                     for a, dWu in enumerate(times_u(dW)) for b in range(d)]
-        rank.add(t, norm_enclosure(perp))
+        WuT = times_u(W)
         dev = norm_enclosure([a - b for a, b in zip(p, WuT)])
         runs.add(t, dev)
         if t % max(1, steps // 200) == 0 or t == steps:
@@ -106,6 +112,7 @@ def evaluate(data, prec: Precision, steps: int = 1000, p_step_factor=None, loss:
             break
         eta = to_arb(eta0 * STEP_CYCLE[t % len(STEP_CYCLE)])
         W_next = [x - eta * g for x, g in zip(W, mW.grad(W))]  # a ball containing the exact W-step
+        rank.add(t, norm_enclosure(off_u([a - b for a, b in zip(W_next, W)])))
         p_from_W = [x - eta * fac * g for x, g in zip(WuT, mp.grad(WuT))]  # the p-step from p := W(t)u
         induction.add(t, norm_enclosure([a - b for a, b in zip(p_from_W, times_u(W_next))]))
         W = [arb(x.mid()) for x in W_next]
@@ -168,8 +175,9 @@ W(t+1) = W(t) − η_t∇L_W(W(t)) and p(t+1) = p(t) − η_t‖u‖²∇L̃(p(t
 all t (App. A.2, (12)–(15)); ∇L_W(W) = ∇L̃(Wu)uᵀ, so rank(W(t) − W(0)) ≤ 1.
 
 Checked by two independent GD runs (1000 cycled steps ≤ 1/(‖u‖²L̃_p), logits x_itᵀWu vs x_itᵀp, linear and
-tanh heads, logistic loss) at the working precision: the proof's induction step at every step (certified in
-ball arithmetic) and σ₂(W(t) − W(0)) must be below 10^-dps; the two runs must agree to 10^-dps.
+tanh heads, logistic loss) at the working precision: the proof's induction step and the part of each GD increment
+off the row space uᵀ, at every step (certified in ball arithmetic), must be below 10^-dps; the two runs must agree
+to 10^-dps.
 """
 
 CLAIM = register(Claim(id="mmts.lemma1", paper="mmts", number="Lemma 1", kind="identity",
