@@ -42,3 +42,19 @@ def test_assumption_c_undecided_is_inconclusive():
         out = thm5.evaluate(data, prec, radii=SHORT, figure=False)
     d = out.decision()
     assert d.verdict == "INCONCLUSIVE" and "Assumption C" in d.reasons[0]
+
+
+def test_a_failed_sphere_search_is_no_evidence_against_the_theorem():
+    """Fig. 3(a)'s tokens ×10¹⁰⁰ (the scale sweep): at r = R ≥ 1 the softmax and the label loss saturate beyond what the
+    sphere search resolves, and it returned points worse than the candidate (v^mm, p^mm(α)) at every radius. Their
+    1 − corr plateaus made the verdict a VIOLATED of the theorem; an optimisation failure invalidates the path, so the
+    answer is INCONCLUSIVE naming it, the plateaus named but not counted."""
+    fig = D.mmts_fig3("a")
+    big = fig.replace(X=[[[x * 10**100 for x in tok] for tok in seq] for seq in fig.X], name="fig3a-1e100")
+    with working_precision(25) as prec:
+        out = thm5.evaluate(big, prec, figure=False)  # the default radii 1 … 100: the plateaus fail the rules
+    d = out.decision()
+    assert d.verdict == "INCONCLUSIVE"
+    assert any(r.startswith("requirement not met: (vp) the sphere search") and "optimisation failure" in r
+               for r in d.reasons)
+    assert any(r.startswith("fails on what the check computed, not counted") for r in d.reasons)

@@ -210,9 +210,15 @@ def _pt(R, f=0, cand=1, grad=0, mult=None, radial=-1, starts=3):
               radial=to_arb(Fraction(radial)))
 
 
-def _reqs(pts, prec=PREC):
+def _reqs(pts, prec=PREC, invalidating=None):
     out = NS(r=[])
-    out.require = lambda name, met, detail="": out.r.append((name, met, detail))
+
+    def require(name, met, detail="", invalidates=False):
+        out.r.append((name, met, detail))
+        if invalidating is not None:
+            invalidating.append(invalidates)
+
+    out.require = require
     S.cone_path_requirements(out, pts, "ε = 1/10", prec)
     return out.r
 
@@ -220,8 +226,11 @@ def _reqs(pts, prec=PREC):
 def test_cone_path_requirements_both_sides():
     """dps = 30 → tolerance 10^−7 for KKT. f ≤ candidate, |f − cand| ≤ tol, f > cand; gradient below / above 10^−7,
     multiplier above / below −10^−7; radial < 0 vs 0."""
-    r = _reqs([_pt(1), _pt(2, f=1, cand=1, grad=Fraction(1, 2 * 10**7), mult=-Fraction(1, 2 * 10**7))])
+    flags = []
+    r = _reqs([_pt(1), _pt(2, f=1, cand=1, grad=Fraction(1, 2 * 10**7), mult=-Fraction(1, 2 * 10**7))],
+              invalidating=flags)
     assert [m for _, m, _ in r] == [True, True, True] and "2 radii, 3 starts each" in r[0][2]
+    assert flags == [True, True, True]  # each says the search's W̄_R is not the path: its direction then proves nothing
     assert r[0][0].startswith("(ε = 1/10)")
     prec = NS(dps=30, tolerance=to_arb(Fraction(1, 8)))
     r = _reqs([_pt(1, f=Fraction(9, 8), cand=1), _pt(2, f=Fraction(5, 4), cand=1)], prec)

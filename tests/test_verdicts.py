@@ -57,6 +57,25 @@ def test_row3_a_failure_on_unenclosed_values_is_evidence():
     assert decided(Outcome(evidence=[Evidence("flow exit", Fraction(3), "<", 2, enclosed=False)])) == ("VIOLATED", "evidence")
 
 
+def test_row3_an_evidence_failure_on_an_object_an_unmet_requirement_rules_out_is_not_counted():
+    """A rule failing on a path whose sphere search did not find the minimiser (``invalidates``) is no evidence: row 4,
+    the failure named but not counted. Beside an ordinary unmet requirement (a range not reached) it still counts, and
+    a certified failure counts beside any requirement."""
+    plateau = Evidence("1 − corr → 0", arb(1), rule=Decision(False, "decays", "a plateau"))
+    out = Outcome(evidence=[OK, plateau])
+    out.require("the sphere search found L ≤ L(candidate)", False, "optimisation failure at R = 5", invalidates=True)
+    d = out.decision()
+    assert (d.verdict, d.certainty) == ("INCONCLUSIVE", None)
+    assert d.reasons == ["requirement not met: the sphere search found L ≤ L(candidate) (optimisation failure at R = 5)",
+                         "fails on what the check computed, not counted (a requirement is not met): 1 − corr → 0"]
+    ordinary = Outcome(evidence=[OK, plateau])
+    ordinary.require("an asymptotic window of ≥ 3 records", False)
+    assert decided(ordinary) == ("VIOLATED", "evidence")
+    certain = Outcome(evidence=[BAD, plateau])
+    certain.require("the sphere search found L ≤ L(candidate)", False, invalidates=True)
+    assert decided(certain) == ("VIOLATED", "certified")
+
+
 def test_row4_unmet_requirement_is_inconclusive():
     out = Outcome(evidence=[OK])
     out.require("flow reached ‖p‖ = 10⁴", False, "step budget exhausted")

@@ -16,7 +16,9 @@ existential conclusions — the range it computed. Every evidence item either *d
 ====  ==============================================  ===============================
  1    a hypothesis not met                            NOT_APPLICABLE (named)
  2    a hypothesis undecided                          INCONCLUSIVE (named)
- 3    a deciding item certainly fails                 VIOLATED (named, with its witness)
+ 3    a deciding item certainly fails (an evidence-   VIOLATED (named, with its witness)
+      level one only while no invalidating
+      requirement is unmet)
  4    a requirement of the check not met              INCONCLUSIVE (named)
  5    a deciding item undecided                       INCONCLUSIVE (named)
  6    a deciding item evaluated on zero points        INCONCLUSIVE (named)
@@ -58,7 +60,8 @@ PROVEN, CERTIFIED, EVIDENCE = "proven", "certified", "evidence"
 LEVELS = (EVIDENCE, CERTIFIED, PROVEN)
 RELATIONS = ("<", "<=", ">", ">=", "==", "~")
 __all__ = ["HOLDS", "VIOLATED", "INCONCLUSIVE", "NOT_APPLICABLE", "PROVEN", "CERTIFIED", "EVIDENCE", "LEVELS",
-           "Coverage", "Decided", "Decision", "Evidence", "Hypothesis", "Outcome", "Proof", "Tally", "compare",
+           "Coverage", "Decided", "Decision", "Evidence", "Hypothesis", "Outcome", "Proof", "Requirement", "Tally",
+           "compare",
            "corroborating"]
 
 
@@ -72,6 +75,15 @@ class Hypothesis:
 
     def to_json(self) -> dict:
         return {"name": self.name, "met": None if self.met is None else bool(self.met), "detail": self.detail}
+
+
+@dataclass
+class Requirement(Hypothesis):
+    """A condition of the check itself (``Outcome.require``). ``invalidates``: unmet, it means the check computed
+    another object than the statement's (a sphere search that did not find the minimiser, a precision that cannot
+    resolve the quantity), so an evidence-level failure measured on that object is not counted."""
+
+    invalidates: bool = False
 
 
 @dataclass(frozen=True)
@@ -447,10 +459,12 @@ class Outcome:
     certificates: list = field(default_factory=list)  # region certificates (JSON-able dicts) a report writes out
     decided: Decided | None = field(default=None, init=False, repr=False)  # filled by the runner
 
-    def require(self, name: str, met: bool, detail: str = "") -> bool:
+    def require(self, name: str, met: bool, detail: str = "", invalidates: bool = False) -> bool:
         """A condition of the check itself (a budget reached, a range covered, a witness found):
-        when it is not met the verdict is INCONCLUSIVE naming it (unless something certainly failed)."""
-        self.requirements.append(Hypothesis(name, bool(met), detail))
+        when it is not met the verdict is INCONCLUSIVE naming it (unless something certainly failed).
+        ``invalidates``: unmet, the check's object is not the statement's (``Requirement``), so an evidence-level
+        failure does not make the verdict VIOLATED either (a certified failure still does)."""
+        self.requirements.append(Requirement(name, bool(met), detail, invalidates))
         return bool(met)
 
     def cover(self, text: str, corroborating: bool = False) -> None:
@@ -488,13 +502,18 @@ class Outcome:
             return Decided(INCONCLUSIVE, None, [f"hypothesis undecided: {h.name}" for h in unknown])
         deciding = [e for e in self.evidence if not e.informative]
         failed = [e for e in deciding if e.decide() is False]
-        if failed:
+        void = any(not r.met and getattr(r, "invalidates", False) for r in self.requirements)
+        if failed and (not void or any(e.certified for e in failed)):
             certainty = CERTIFIED if any(e.certified for e in failed) else EVIDENCE
             return Decided(VIOLATED, certainty, [f"fails: {e.quantity}" + (f" ({e.note})" if e.note else "")
                                                  for e in failed])
         reasons = [f"requirement not met: {r.name}" + (f" ({r.detail})" if r.detail else "")
                    for r in self.requirements if not r.met]
         for e in deciding:
+            if any(e is f for f in failed):  # evidence measured on an object an unmet requirement rules out
+                reasons.append(f"fails on what the check computed, not counted (a requirement is not met): "
+                               f"{e.quantity}")
+                continue
             if e.coverage is not None and e.coverage.points == 0:
                 reasons.append(f"evaluated on zero points: {e.quantity}")
             elif e.decide() is None:

@@ -213,13 +213,13 @@ def require_joint_path(out, data, js, jp, prec) -> None:
     flags = [p.on_spheres for p in jp.points]
     out.require("the minimiser lies on both spheres (⟨∇_v L, v⟩ < 0 and ⟨∇_p L, p⟩ < 0 certified) at every radius",
                 False if False in flags else None if None in flags else True,
-                ", ".join(f"R = {_r(p.R)}: {p.on_spheres}" for p in jp.points))
+                ", ".join(f"R = {_r(p.R)}: {p.on_spheres}" for p in jp.points), invalidates=True)
     floor = to_arb(Fraction(1, 10 ** max(1, prec.dps - 10)))
     largest = [max(off_masses(data, js.alpha, p.p), key=lambda x: x.mid()) for p in jp.points]
     ok = [bool(s > floor) for s in largest]
     out.require("the working precision resolves the p-dependence of L: max_i (1 − s_iα_i(p̄_R)) > 10^−(dps−10) at "
                 "every radius", all(ok), ", ".join(f"R = {_r(p.R)}: {s.mid().str(3, radius=False)}"
-                                                  for p, s in zip(jp.points, largest)))
+                                                  for p, s in zip(jp.points, largest)), invalidates=True)
 
 
 def off_masses(data, alpha, p) -> list:
@@ -277,7 +277,7 @@ def relaxed_path_outcome(data, prec, *, radii, coupling, starts, seed, select="o
                 tally.add(m, f"R = {_r(pt.R)}, i = {i + 1}, t = {t + 1}")
         c = tally.coverage
         out.require("every p̄_R of the unrestricted path lies in P (then it is the P-restricted minimiser)",
-                    c.violated == 0 and c.undecided == 0 and c.points > 0, c.describe())
+                    c.violated == 0 and c.undecided == 0 and c.points > 0, c.describe(), invalidates=True)
     omc_v = direction_evidence(out, jp, js.v_mm, "v^mm", "v", prec)
     if target == "pmm":
         if js.p_mm is None:

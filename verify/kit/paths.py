@@ -26,4 +26,4 @@ def require_path_optimal(out, rp, param: str, tolerance, loss: str = "L") -> Non
         f"optimisation failure at R = {', '.join(str(float(p.R.mid())) for p in worse)}" if worse else
         f"undecided at R = {', '.join(str(float(p.R.mid())) for p in unsure)}" if unsure else
         f"at all {len(rp.points)} radii ({rp.points[0].starts} starts each): certainly ≤ in arb, or equal to "
-        "10^-dps relative"))
+        "10^-dps relative"), invalidates=True)  # not the minimiser: its direction is no evidence either way

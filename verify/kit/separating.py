@@ -198,14 +198,15 @@ def cone_path_requirements(out, pts, what: str, prec) -> None:
 
     worse = [float(p.R.mid()) for p in pts if no_worse(p) is not True]
     out.require(f"({what}) the cone search found L ≤ L(R·Ŵ^mm_α) at every R", not worse,
-                f"not certified at R = {worse}" if worse else f"{len(pts)} radii, {pts[0].starts} starts each")
+                f"not certified at R = {worse}" if worse else f"{len(pts)} radii, {pts[0].starts} starts each",
+                invalidates=True)  # the sphere searches must have found the path for its direction to count
     bad = [float(p.R.mid()) for p in pts if not (p.riemannian_gradient <= tol)
            or (p.min_multiplier is not None and not (p.min_multiplier >= -tol))]
     out.require(f"({what}) first-order KKT on the sphere at every R (Riemannian gradient and negative multipliers "
-                "≤ 10^(−dps/4))", not bad, f"not met at R = {bad}" if bad else "")
+                "≤ 10^(−dps/4))", not bad, f"not met at R = {bad}" if bad else "", invalidates=True)
     inward = [float(p.R.mid()) for p in pts if not (p.radial < 0)]
     out.require(f"({what}) the minimiser is on the sphere ‖W‖ = R (⟨∇L, W̄_R⟩ < 0)", not inward,
-                f"not certain at R = {inward}" if inward else "")
+                f"not certain at R = {inward}" if inward else "", invalidates=True)
 
 
 __all__ = ["lmm_cone_outcome", "kappa_figure", "single_query_hypothesis", "attention_of_lemma", "cone_path_requirements",
