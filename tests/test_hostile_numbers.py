@@ -8,6 +8,7 @@ z = 1, v = Y = 1. The scores are (a, 0), the optimal token the larger; every SVM
 single constraint |a|·w ≥ 1, so its solution is w = 1/|a| (p, W, diagonal and nuclear alike).
 """
 import json
+import subprocess
 import sys
 import time
 from fractions import Fraction
@@ -232,3 +233,25 @@ def test_claims_on_their_data_scaled_by_1e100_answer(claim_id, exponent, tmp_pat
         assert code in (0, 3) and "c̄ = c* rounded up to 1/1000" in out
     else:
         assert code == 3 and "requirement not met: the flow" in out and "reached" in out
+
+
+def test_interval_ends_beyond_2_to_the_262144_are_rounded_outward_not_expanded():
+    """irgf.lemma42 on its data ×10¹⁰⁰ ran for hours: a region search took the exact lower end of a margin
+    ~e^(−10¹⁰⁰) as Fraction(2)**(−1.8·10¹⁰⁰). Ends beyond 2^±EXACT_BITS are rounded outward (0, ±2^±EXACT_BITS,
+    ±inf): still valid ends, in no time (a subprocess with a deadline: a regression hangs, it does not fail)."""
+    from verify.numbers.intervals import ARB, EXACT_BITS
+
+    with working_precision(30):
+        assert ARB.lower(arb(3) / 8) == ARB.upper(arb(3) / 8) == Fraction(3, 8)  # exact within range
+        one = Fraction(1, 2 ** EXACT_BITS)
+        tiny, huge = arb(2) ** -(2 ** 19), arb(2) ** (2 ** 19)  # 2^∓524288, exact balls, beyond the limit
+        assert (ARB.lower(tiny), ARB.upper(tiny)) == (0, one) and (ARB.lower(-tiny), ARB.upper(-tiny)) == (-one, 0)
+        assert (ARB.lower(huge), ARB.upper(huge)) == (1 / one, float("inf"))
+        assert (ARB.lower(-huge), ARB.upper(-huge)) == (float("-inf"), -1 / one)
+    code = ("from fractions import Fraction; from flint import arb; "
+            "from verify.numbers.intervals import ARB, EXACT_BITS; "
+            "x = (-arb('1.3333e100')).exp(); "  # [0 ± e^(−1.33·10¹⁰⁰)]: both ends beyond the limit
+            "print(ARB.lower(x) == -Fraction(1, 2 ** EXACT_BITS), ARB.upper(x) == Fraction(1, 2 ** EXACT_BITS)); "
+            "y = arb('1e1000000000000'); print(ARB.lower(y) == 2 ** EXACT_BITS, ARB.upper(y))")
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    assert proc.returncode == 0 and proc.stdout.split() == ["True", "True", "True", "inf"], proc.stderr

@@ -160,7 +160,7 @@ class _Arb(_Engine):
         return _dyadic(x.lower())
 
     def upper(self, x):
-        return _dyadic(x.upper())
+        return _dyadic(x.upper(), up=True)
 
     def positive(self, x):
         return bool(x > 0)
@@ -259,7 +259,7 @@ class _Iv(_Engine):
         return _raw_dyadic(x.x._mpi_[0])
 
     def upper(self, x):
-        return _raw_dyadic(x.x._mpi_[1])
+        return _raw_dyadic(x.x._mpi_[1], up=True)
 
     def positive(self, x):
         return bool(x.x.a > 0)
@@ -286,22 +286,41 @@ class _Iv(_Engine):
         return abs(x)
 
 
-def _dyadic(end: arb):
-    """An exact arb (an interval's end) as a Fraction; ±inf or nan as a float."""
+#: beyond 2^±EXACT_BITS an interval's end is not made an exact Fraction (2^(10¹⁰⁰) has no digits to hold): it is
+#: rounded outward to ±2^±EXACT_BITS, 0 or ±inf, still a valid end (a margin of e^(−10¹⁰⁰) while proving a region)
+EXACT_BITS = 1 << 18
+
+
+def _dyadic(end: arb, up: bool = False):
+    """An exact arb (an interval's end) as a Fraction, rounded outward (``up``: an upper end) beyond 2^±EXACT_BITS;
+    ±inf or nan as a float."""
     if not end.is_finite():
         return float("nan") if end.is_nan() else (float("inf") if end > 0 else float("-inf"))
     man, exp = end.mid().man_exp()
-    return Fraction(int(man)) * Fraction(2) ** int(exp)
+    return _exact(int(man), int(exp), up)
 
 
-def _raw_dyadic(raw):
+def _raw_dyadic(raw, up: bool = False):
     """mpmath's raw mpf tuple (sign, mantissa, exponent, bits) — an iv end — as a Fraction (±inf, nan: floats)."""
     sign, man, exp, _ = raw
     if not man:
         if raw == mpmath.libmp.fzero:
             return Fraction(0)
         return float(mpmath.mpf(raw))
-    return (-1) ** sign * Fraction(int(man)) * Fraction(2) ** int(exp)
+    return _exact((-1) ** sign * int(man), int(exp), up)
+
+
+def _exact(man: int, exp: int, up: bool):
+    """man·2^exp exactly while its magnitude lies within 2^±EXACT_BITS, else rounded outward (down unless ``up``)."""
+    if man == 0 or -EXACT_BITS <= exp and exp + man.bit_length() <= EXACT_BITS:
+        return Fraction(man) * Fraction(2) ** exp
+    if exp < 0:  # |man·2^exp| < 2^(exp + bits) ≤ 2^−EXACT_BITS... or a huge mantissa: outward to the nearer bound
+        if exp + man.bit_length() <= -EXACT_BITS:
+            tiny = Fraction(1, 2 ** EXACT_BITS)
+            return (tiny if up else Fraction(0)) if man > 0 else (Fraction(0) if up else -tiny)
+        return Fraction(man) * Fraction(2) ** exp  # a long mantissa at a moderate scale: exact is affordable
+    big = Fraction(2 ** EXACT_BITS)  # |man·2^exp| ≥ 2^EXACT_BITS
+    return (float("inf") if up else big) if man > 0 else (-big if up else float("-inf"))
 
 
 ARB = _Arb()
