@@ -14,7 +14,7 @@ import time
 from fractions import Fraction
 
 import pytest
-from cli_helpers import run
+from cli_helpers import one_line, run
 from flint import arb
 
 from verify.numbers.precision import (
@@ -255,3 +255,28 @@ def test_interval_ends_beyond_2_to_the_262144_are_rounded_outward_not_expanded()
             "y = arb('1e1000000000000'); print(ARB.lower(y) == 2 ** EXACT_BITS, ARB.upper(y))")
     proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
     assert proc.returncode == 0 and proc.stdout.split() == ["True", "True", "True", "inf"], proc.stderr
+
+
+#: beyond float64 (dev/scale_sweep.py --scales -400 400): each was an internal error or a usage error, each site named
+BEYOND_FLOAT64 = [("irgf.thm41", -400),           # kit.irgf._short printed float(p*) of a 10⁸⁰⁰ p*
+                  ("irgf.thm41", 400),            # kit.irgf.grid_for took log2(float(p*)) of p* ~ 10⁻⁸⁰⁰ (= 0.0)
+                  ("irgf.cmp.frobenius", 400),    # its flows' target norm went through float: "0", a usage error
+                  ("irgf.prop.diag-l1", -400),    # a note printed float(p*)
+                  ("irgf.aux.gradients", 400),    # raised_precision(lost = inf)
+                  ("irgf.aux.face", -400),        # the ℓ1 face's float LP: overflow (now: uniqueness undecided)
+                  ("mmts.lemma6", -400),          # regions.rational_below took math.log10 of a Fraction ~ 10⁻⁸⁰⁰
+                  ("tfsvm.thm4", -400), ("tfsvm.thm3", -400), ("tfsvm.thm7", -400)]  # float64 start ladders
+
+
+@pytest.mark.parametrize("claim_id,exponent", BEYOND_FLOAT64)
+def test_claims_on_their_data_beyond_float64_answer_under_the_contract(claim_id, exponent, tmp_path, capsys):
+    """A verdict (never VIOLATED: each of these is a theorem, or — tfsvm.thm4 — VIOLATED only on its own trap data),
+    or, where a step of the check is float64 by design (the tfsvm start ladders), one line naming the quantity beyond
+    float64's range and exit 3 (nothing decided)."""
+    code, out, err = run([claim_id, "--data", _scaled_default(claim_id, exponent, tmp_path), "--precision", "25"],
+                         capsys)
+    assert "internal error" not in err and code in (0, 3, 4), err
+    if out:
+        assert out.startswith(claim_id)
+    else:
+        assert code == 3 and "lies beyond float64's range" in one_line(err)

@@ -59,7 +59,7 @@ from verify.claims.registry import Parameter
 from verify.data.irgf import d_seed0
 from verify.errors import UsageError
 from verify.kit import irgf
-from verify.numbers.precision import Precision, to_arb
+from verify.numbers.precision import Precision, g_format, to_arb
 
 NEEDS = (irgf.A1, irgf.A2, irgf.A3, irgf.INIT5, irgf.DIAGSEP)
 KQ_TARGET = "5"      # ln(‖β‖₁/p*) of the (K, Q) flow (window ln µ ≈ 2.5–5)
@@ -107,7 +107,7 @@ def relation(a: str, b: str, res, mats) -> tuple[str, str]:
 
 
 def _short(x: Fraction) -> str:
-    return str(x) if x.denominator < 10 ** 6 else f"{float(x):.6g}"
+    return str(x) if x.denominator < 10 ** 6 else g_format(x, 6)
 
 
 def _margin(rows, theta) -> arb:
@@ -144,7 +144,7 @@ def direct_records(out, data, param: str, res, target, dps: int):
     from verify.dynamics.flow import CHECK_STEPS, gradient_flow
 
     rows = res.problem.rows
-    target = f"{float((to_arb(Fraction(target)).exp() * to_arb(res.objective)).mid()):.6g}"
+    target = g_format((to_arb(Fraction(target)).exp() * to_arb(res.objective)).mid(), 6)  # float64 made 10^−800 "0"
     traj = gradient_flow(data, param, until_norm=target, dps=dps, loss="exponential", svm=False,
                          max_steps=CHECK_STEPS)
     ok = out.require(f"the {FLOWS[param]} flow reached its norm {target}", traj.status == "reached",

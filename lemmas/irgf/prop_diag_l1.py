@@ -39,7 +39,7 @@ from verify.claims import Claim, Evidence, Hypothesis, Outcome, Tally, register
 from verify.claims.registry import Parameter
 from verify.data.irgf import d_diaginf, d_face, d_seed0
 from verify.kit import irgf
-from verify.numbers.precision import Precision
+from verify.numbers.precision import Precision, g_format
 
 
 def _q(x) -> fmpq:
@@ -173,7 +173,7 @@ def evaluate(data, prec: Precision, d_e: int | None = None, offdiag=0) -> Outcom
         out.add(Evidence("(a) min_il (x_opt − x_il)ᵀ Diag(β*) z_i: Diag(β*) is feasible for (W^diag_*-SVM) (exact)",
                          min(margins), ">=", 1))
         out.add(Evidence("(b) |‖Diag(β*)‖_* − p*| (eigenvalues of WᵀW)", nuclear_norm(W) - _arb(p), "<=",
-                         prec.tolerance, residual=True, note=f"p* = {float(p):.15g}"))
+                         prec.tolerance, residual=True, note=f"p* = {g_format(p, 15)}"))
         U = diagonal_part(data, res.duals, res.problem.index)
         ok, coeffs = contraction(U)
         out.add(Evidence("(c) ‖U‖_spec ≤ 1, U = diagonal part of Σλ*_il (x_opt − x_il)z_iᵀ (exact: I − UᵀU ⪰ 0)", ok,

@@ -50,6 +50,7 @@ from verify.geometry.stationarity import ball_lower_bound, exact_gradient_at_zer
 from verify.geometry.tfsvm_cones import lmm_directions
 from verify.kit.global_descent import gd_limits_until_decided, no_stationary_evidence, step_size_W, tfsvm_hypotheses
 from verify.models.attention import LinearLogitModel
+from verify.numbers.exact import float64_or_undecided
 from verify.numbers.precision import Precision, log10_abs
 
 LENGTHS = (5000, 10000, 20000)  # GD steps (η = 1/L_W), doubled while a rule is undecided (D-T2: hump to k ≈ 4000)
@@ -68,7 +69,8 @@ def starts(data: Dataset, q, dps: int, seed: int = 0) -> list[tuple[str, tuple]]
     rays = lmm_directions(data, dps, limit=LMM_LIMIT)
     label, w = (f"{RAY_NORM}·Ŵ^mm_α, LMM ray α = {rays[0][0]}", rays[0][1]) if rays else \
         (f"{RAY_NORM}·Ŵ^mm (GMM ray: no other locally-optimal α)", list(q))
-    c = Fraction(RAY_NORM / float(sum(Fraction(x) ** 2 for x in w)) ** 0.5).limit_denominator(1000)
+    c = Fraction(RAY_NORM / float64_or_undecided(sum(Fraction(x) ** 2 for x in w), "‖ray‖² of the start")
+                 ** 0.5).limit_denominator(1000)
     return out + [(label, tuple(c * Fraction(x) for x in w))]
 
 

@@ -83,6 +83,7 @@ from verify.kit.cone_checks import as_informative, log10_series, plot_value
 from verify.kit.global_descent import step_size_W
 from verify.kit.local_convergence import Track, arb_vector, flow, gd, min_selected, plane_figure
 from verify.models.attention import LinearLogitModel, one_minus_corr
+from verify.numbers.exact import float64_or_undecided
 from verify.numbers.precision import Precision, to_decimal_string
 
 GD_STEPS = 20
@@ -200,7 +201,7 @@ def evaluate(data: Dataset, prec: Precision, alphas=None, mu=None, gd_steps: int
 def low(out, data, model, cone, gmm, low_starts, R, stops_f, prec, loss, series, paths, figure):
     """Informative flows from R₀·Ŵ^mm_α below R (spec §4): where they end (to W^mm_α or to the GMM)."""
     wa, ga = arb_vector(cone.w), arb_vector(gmm.w)
-    nw = math.sqrt(float(cone.norm_sq))
+    nw = math.sqrt(float64_or_undecided(cone.norm_sq, "‖W^mm_α‖_F² (the informative starts below R)"))
     for r0 in low_starts:
         c = Fraction(Fraction(r0) / Fraction(nw)).limit_denominator(10**6)
         W0 = tuple(c * x for x in cone.w)

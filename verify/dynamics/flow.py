@@ -559,6 +559,8 @@ def _pinv_step(H, g, radius: float = math.inf):
     keep = np.abs(lam) > 1e-10 * np.abs(lam).max()  # numpy's pinv cut-off (rcond = 1e-10)
     comp = np.where(keep, c / np.where(keep, lam, 1.0), 0.0)
     scale = float((gs / hs).mid())
+    if not np.isfinite(scale):  # ‖∇L‖/‖∇²L‖ beyond float64 (data at 10^−400): every component is out of reach
+        return None
     comp[np.abs(comp) * scale > radius] = 0.0
     step = V @ comp
     if not np.isfinite(step).all():

@@ -30,6 +30,7 @@ from verify.kit.assumptions import assumption_a, svm_feasible, unique_optimal_to
 from verify.kit.cone_checks import log10_series, plot_value
 from verify.kit.global_descent import gd_checkpoints, step_size_W
 from verify.models.attention import LinearLogitModel, norm2, one_minus_corr
+from verify.numbers.exact import float64_or_undecided
 from verify.numbers.precision import to_arb, to_decimal_string
 
 #: ‖W(0)‖_F of the locally-optimal ray starts tried in turn (v1 Thm 7: a start far enough out on the ray; the spec's
@@ -104,7 +105,7 @@ def _ray(w, radius) -> tuple:
 
 
 def _norm(w) -> float:
-    return math.sqrt(sum(float(x) ** 2 for x in w))
+    return math.sqrt(sum(float64_or_undecided(x, "an entry of W^mm or W(0)") ** 2 for x in w))
 
 
 def starts(data, q, loss: str, dps: int, random_starts: int, seed: int):

@@ -29,7 +29,8 @@ from verify.claims import Evidence, Figure, Hypothesis
 from verify.claims.registry import Parameter
 from verify.data.dataset import Dataset
 from verify.kit.assumptions import svm_feasible
-from verify.numbers.precision import log10_abs, raised_precision, to_arb
+from verify.numbers.exact import float_or_none
+from verify.numbers.precision import g_format, log10_abs, raised_precision, to_arb
 
 A1, A2, A3, INIT5, DIAGSEP = "A1", "A2", "A3", "init5", "diagsep"
 NAMES = {
@@ -510,7 +511,10 @@ def log10f(x) -> float | None:
 
 def _short(x) -> str:
     if isinstance(x, Fraction):
-        return str(float(x)) if x.denominator != 1 else str(x.numerator)
+        if x.denominator == 1:
+            return str(x.numerator)
+        f = float_or_none(x)  # None beyond float64 (data at 10^±400): the same digits, exactly
+        return str(f) if f is not None else g_format(x, 17)
     if isinstance(x, arb):
         return x.str(12, radius=False)
     return str(x)
@@ -539,7 +543,9 @@ def grid_for(data: Dataset):
     if res.status != "optimal":
         return Fraction(1, 2), Fraction(60), Fraction(1)
     p = res.objective
-    k = round(math.log2(float(p) / 3))
+    q = p / 3
+    e = q.numerator.bit_length() - q.denominator.bit_length()  # q = 2^e·m, m ∈ (1/2, 2): exact at any magnitude
+    k = e + round(math.log2(q / Fraction(2) ** e))  # (float(p) underflows to 0 below 10^−308)
     ds = Fraction(2) ** k if k >= 0 else Fraction(1, 2 ** (-k))
     return ds, 40 * max(Fraction(3, 2), p), p
 

@@ -82,6 +82,20 @@ def float_or_none(x) -> float | None:
     return f
 
 
+def float64_or_undecided(x, what: str) -> float:
+    """x as a float64 for a step of a check that is float64 by design (a start ladder, a float LP), or ``Undecided``
+    naming the quantity when x lies beyond float64's range (data at 10^±400): a clear INCONCLUSIVE exit, never an
+    OverflowError or a silent 0."""
+    f = float_or_none(x)
+    if f is None:
+        from verify.errors import Undecided
+        from verify.numbers.precision import g_format
+
+        raise Undecided(f"{what} = {g_format(x, 4)} lies beyond float64's range, which this step of the check uses "
+                        "(rescale the data toward 1): no answer at this scale")
+    return f
+
+
 def rational_below(x, digits: int = 3) -> Fraction:
     """A rational with ``digits`` significant digits, ≤ the lower end of the ball x > 0, and the same
     at every working precision (so two runs at two precisions take equal steps)."""

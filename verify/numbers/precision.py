@@ -100,7 +100,8 @@ def raised_precision(dps: int, lost: float, cap: int = 6000):
     tight to 1 − σ ≈ e^{−lost}); restored after. Beyond ``cap`` the block's balls come out as wide as they are
     (undecided, never wrong). Build models inside the block: their cached balls carry the precision made at."""
     old, old_mp = flint.ctx.prec, mpmath.mp.prec
-    flint.ctx.dps = dps + DEFAULT_GUARD + min(cap, math.ceil(max(0.0, lost) / math.log(10)) + 10)
+    extra = min(cap, math.ceil(max(0.0, lost) / math.log(10)) + 10) if math.isfinite(lost) else cap  # lost = inf:
+    flint.ctx.dps = dps + DEFAULT_GUARD + extra  # a cancellation beyond float64 (data at 10^400) takes the cap
     mpmath.mp.prec = flint.ctx.prec
     try:
         yield

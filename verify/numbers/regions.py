@@ -37,6 +37,7 @@ from typing import Callable, Sequence
 
 from verify.errors import DataError
 from verify.numbers.intervals import ARB, IV, Dual
+from verify.numbers.precision import decimal_exponent
 
 FORMAT = "attnverify-region-certificate/1"
 RELATIONS = (">", ">=")
@@ -86,7 +87,7 @@ def rational_below(x, digits: int = 12) -> Fraction:
         raise ValueError("a bound that is not a finite number")
     if low == 0:
         return low
-    e = math.floor(math.log10(abs(low))) - digits + 1
+    e = decimal_exponent(low) - digits + 1  # exact (math.log10 of a Fraction below 10^−308 is log10(0.0))
     q = Fraction(10) ** e
     return math.floor(low / q) * q
 

@@ -21,6 +21,7 @@ import numpy as np
 from flint import arb, fmpq
 
 from verify.errors import reraise_interrupt
+from verify.numbers.exact import float_or_none
 
 
 def l1_face_constraints(problem, lam) -> tuple[list, list]:
@@ -59,16 +60,20 @@ def _equality_rank(problem, lam) -> int:
     return M.rank()
 
 
-def l1_unique(problem, w, lam, trials: int = 3, seed: int = 0) -> bool:
-    """Is the ℓ1-SVM solution unique? (exact proof when the equalities pin w; else float LPs)"""
+def l1_unique(problem, w, lam, trials: int = 3, seed: int = 0) -> bool | None:
+    """Is the ℓ1-SVM solution unique? (exact proof when the equalities pin w; else float LPs; None when the face's
+    numbers are beyond float64)"""
     if _equality_rank(problem, lam) == problem.dim:
         return True
     from scipy.optimize import linprog
     C, e = l1_face_constraints(problem, lam)
-    Cf = np.array([[float(a) for a in r] for r in C])
-    ef = np.array([float(v) for v in e])
+    Cl = [[float_or_none(a) for a in r] for r in C]
+    el, wl = [float_or_none(v) for v in e], [float_or_none(v) for v in w]
+    if None in el or None in wl or any(None in r for r in Cl):
+        return None  # beyond float64 (data at 10^±400): the float LPs cannot tell, undecided rather than wrong
+    Cf, ef = np.array(Cl), np.array(el)
     rng = np.random.default_rng(seed)
-    scale = max(1.0, float(np.max(np.abs([float(v) for v in w]))))
+    scale = max(1.0, float(np.max(np.abs(wl))))
     for _ in range(trials):
         c = rng.normal(size=problem.dim)
         vals = []
