@@ -314,8 +314,8 @@ def _exact(man: int, exp: int, up: bool):
     """man·2^exp exactly while its magnitude lies within 2^±EXACT_BITS, else rounded outward (down unless ``up``)."""
     if man == 0 or -EXACT_BITS <= exp and exp + man.bit_length() <= EXACT_BITS:
         return Fraction(man) * Fraction(2) ** exp
-    if exp < 0:  # |man·2^exp| < 2^(exp + bits) ≤ 2^−EXACT_BITS... or a huge mantissa: outward to the nearer bound
-        if exp + man.bit_length() <= -EXACT_BITS:
+    if exp < 0:
+        if exp + man.bit_length() <= -EXACT_BITS:  # |man·2^exp| < 2^(exp + bits) ≤ 2^−EXACT_BITS: outward
             tiny = Fraction(1, 2 ** EXACT_BITS)
             return (tiny if up else Fraction(0)) if man > 0 else (Fraction(0) if up else -tiny)
         return Fraction(man) * Fraction(2) ** exp  # a long mantissa at a moderate scale: exact is affordable
