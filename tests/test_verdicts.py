@@ -379,6 +379,25 @@ def test_combining_datasets_leaves_the_checks_objects_alone():
     assert shared.quantity == "shared item"
 
 
+def test_a_check_with_no_answer_on_one_dataset_is_inconclusive_there_and_the_others_decide():
+    """``Undecided`` raised inside a check (a flow whose start the precision cannot resolve, a float64 ladder beyond
+    range) made the whole claim — and a ``verify all`` with it — stop with one line; now that dataset is INCONCLUSIVE
+    naming why, and the claim's other datasets are decided (the worst wins)."""
+    from verify.errors import Undecided
+
+    def check(data, prec):
+        if data.name == "b":
+            raise Undecided("the gradient at the initial point is not resolved at 20 digits: no answer")
+        return Outcome(evidence=[OK])
+
+    v = run_claim(_claim(check), [DATA.with_name("a"), DATA.with_name("b")], dps=20)
+    assert v.verdict == "INCONCLUSIVE"
+    assert v.reasons == ["b: requirement not met: the check ran to its end (the gradient at the initial point is not "
+                         "resolved at 20 digits: no answer)",
+                         "b: no deciding evidence: the conclusion rests on informative items only"]
+    assert [d.verdict for d in v.datasets] == ["HOLDS", "INCONCLUSIVE"]
+
+
 # ----- kind "empirical": never certified, HOLDS only over a stated trial protocol ------------------
 def _empirical(check):
     return Claim(id="tfsvm.test-empirical", paper="tfsvm", number="Test", title="t", kind="empirical",

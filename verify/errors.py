@@ -38,7 +38,8 @@ class NotApplicable(VerifyError):
 
 class Undecided(VerifyError):
     """No answer within the resources: out of memory, an integrator that stalled, a figure that is
-    not a number. INCONCLUSIVE's exit code: nothing was decided, nothing is reported as a result."""
+    not a number. INCONCLUSIVE's exit code: nothing was decided, nothing is reported as a result. Raised inside a
+    claim's check, the runner makes that dataset INCONCLUSIVE naming it ("the check ran to its end")."""
 
     exit_code = 3
 

@@ -33,7 +33,7 @@ from verify.claims.verdict import (
     as_empirical,
 )
 from verify.data.dataset import Dataset
-from verify.errors import DataError, UsageError
+from verify.errors import DataError, Undecided, UsageError
 from verify.numbers.precision import Precision, agreement_digits, certified_digits, working_precision, zero_digits
 from verify.report.markdown import verdict_label
 
@@ -140,7 +140,11 @@ def _run_once(claim: Claim, data: Dataset, dps: int) -> Outcome:
     given = getattr(claim.check, "keywords", {})  # options given in Python (verify.check) win over the dataset's
     options = {k: v for k, v in dataset_options(claim, data).items() if k not in given}
     with working_precision(dps) as prec:
-        out = claim.check(data, prec, **options)
+        try:
+            out = claim.check(data, prec, **options)
+        except Undecided as exc:  # a step had no answer (a flow's start not resolved, a float64 ladder beyond range):
+            out = Outcome()  # this dataset is INCONCLUSIVE naming it; the other datasets and claims go on
+            out.require("the check ran to its end", False, str(exc))
         if not isinstance(out, Outcome):
             raise TypeError(f"{claim.id}.check returned {type(out).__name__}, not Outcome")
         out.decided = out.decision()

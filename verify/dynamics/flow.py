@@ -243,6 +243,10 @@ def gradient_flow(source, param: str = "p", *, until_norm=None, until_logt=None,
             psi = [rs.mid(x) for x in _init_psi(par, init, seed)]
             g0 = norm2([rs.mid(x) for x in par.grad(psi)])
             _finite(g0, "the gradient at the initial point", prec.dps)
+            if not g0 > 0 and _unresolved_loss_slopes(par, psi):
+                raise Undecided(f"the gradient at the initial point is not resolved at {prec.dps} digits (the loss "
+                                "slopes ℓ'(φ) there hold 0 and nonzero values: the data's magnitudes need more "
+                                "precision): no answer")
             l0 = rs.mid(-g0.log()) if g0 > 0 else arb(0)  # u = ln(t + t₀), t₀ = 1/‖∇L(ψ(0))‖
             sysm = ArcLength(par, l0)
             u, s_arc, steps = l0, arb(0), 0
@@ -566,6 +570,17 @@ def _pinv_step(H, g, radius: float = math.inf):
     if not np.isfinite(step).all():
         return None
     return [arb(float(x)) * gs / hs for x in step]
+
+
+def _unresolved_loss_slopes(par, psi) -> bool:
+    """Some ℓ'(φ_i) at ψ is a ball that holds 0 and nonzero values ([0 ± e^(−10¹⁰⁰)] for logits of 10¹⁰⁰): a gradient
+    whose midpoints are then 0 is not a stationary start, the precision just cannot see it (a gradient 0 by
+    cancellation of resolved terms, as on mmts-infeasible-B at p = 0, is one)."""
+    model = par.model
+    if not (hasattr(model, "terms") and hasattr(model, "loss")):
+        return False
+    slopes = (model.loss.d1(x) for x in model.terms([par.theta(psi)]).phi)
+    return any(not (d < 0 or d > 0 or d == 0) for d in slopes)
 
 
 def _frobenius(H) -> arb:
