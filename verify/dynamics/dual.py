@@ -604,7 +604,8 @@ def gbs_integrate(f, y0, t_points, tol, kmax=None, h0=None, max_steps: int = 500
             steps += 1
             y, t = ynew, (tp if Hs is room else _mid(t + Hs))
             if err is not None and err > 0:
-                fac = min(4.0, max(0.5, 0.9 * math.exp(float((tol / err).log().mid()) / (2 * k - 1))))
+                x = float((tol / err).log().mid()) / (2 * k - 1)  # err ≪ tol (data at 10⁵): e^x past float64;
+                fac = min(4.0, max(0.5, 0.9 * math.exp(min(max(x, -10.0), 10.0))))  # fac is clamped to [1/2, 4]
             else:
                 fac = 4.0
             if k < kmax - 2:
