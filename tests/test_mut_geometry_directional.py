@@ -258,6 +258,7 @@ def test_short_and_dot():
     assert DR._short(F(1, 10**14)) == "1e-14"
     assert DR._short(F(12345678901234)) == "12345678901234"
     assert DR._short(F(123456789012345)) == "1.23457e+14"
+    assert DR._short(F(10**400, 3)) == "3.33333e+399"  # beyond float64: 10⁴⁰⁰/3 = 3.333…·10³⁹⁹, no OverflowError
     assert DR._dot((1, F(1, 2)), (2, 4)) == 4
     assert isinstance(arb(1), arb)
 

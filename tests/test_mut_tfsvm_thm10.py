@@ -36,8 +36,9 @@ OPT, DEV, VAC = ((0, 0, 0),), ((0, 0, 1),), ((0, 0, 2),)
 
 
 class _Budget:
-    """to_arb with a budget of calls: ``_round`` starts at the nearest grid point and moves a step or two, so a
-    rounding loop that never ends (a mutant stepping the wrong way) fails the test instead of hanging it."""
+    """to_arb with a budget of calls. ``_round`` used to start at the nearest grid point of float(x) and step through
+    to_arb until certain; it now rounds the ball's exact end and calls to_arb not at all — the budget stays so that a
+    rounding loop, brought back, fails the test instead of hanging it."""
 
     def __init__(self, real, limit=20000):
         self.real, self.limit, self.calls = real, limit, 0
@@ -81,7 +82,7 @@ def test_round_is_strictly_above_or_below_on_the_3_digit_grid():
                             (Fraction(1234, 100), True, Fraction(124, 10)), (Fraction(1234, 100), False, Fraction(123, 10))):
             budget.calls = 0
             assert T._round(to_arb(x), up=up) == want, (x, up)
-            assert budget.calls <= 3, (x, up)   # the nearest grid point, then at most two steps
+            assert budget.calls <= 3, (x, up)   # no stepping loop through to_arb (it makes none now)
             assert want == _grid(mpmath.mpf(x.numerator) / x.denominator, up)
         third = to_arb(1) / 3
         assert T._round(third, up=False) == Fraction(333, 1000) and T._round(third, up=True) == Fraction(334, 1000)

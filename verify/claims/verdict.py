@@ -502,11 +502,11 @@ class Outcome:
             return Decided(INCONCLUSIVE, None, [f"hypothesis undecided: {h.name}" for h in unknown])
         deciding = [e for e in self.evidence if not e.informative]
         failed = [e for e in deciding if e.decide() is False]
-        void = any(not r.met and getattr(r, "invalidates", False) for r in self.requirements)
-        if failed and (not void or any(e.certified for e in failed)):
-            certainty = CERTIFIED if any(e.certified for e in failed) else EVIDENCE
-            return Decided(VIOLATED, certainty, [f"fails: {e.quantity}" + (f" ({e.note})" if e.note else "")
-                                                 for e in failed])
+        certain = any(e.certified for e in failed)
+        void = any(not r.met and r.invalidates for r in self.requirements)
+        if failed and (certain or not void):
+            return Decided(VIOLATED, CERTIFIED if certain else EVIDENCE,
+                           [f"fails: {e.quantity}" + (f" ({e.note})" if e.note else "") for e in failed])
         reasons = [f"requirement not met: {r.name}" + (f" ({r.detail})" if r.detail else "")
                    for r in self.requirements if not r.met]
         for e in deciding:

@@ -37,7 +37,7 @@ from verify.data.dataset import Dataset
 from verify.models.attention import features, norm2
 from verify.models.losses import get_loss
 from verify.numbers.exact import rank
-from verify.numbers.precision import to_arb
+from verify.numbers.precision import g_format, to_arb
 
 
 def _dot(a, b) -> Fraction:
@@ -46,7 +46,7 @@ def _dot(a, b) -> Fraction:
 
 def _short(x) -> str:
     x = Fraction(x)
-    return str(x) if len(str(x)) <= 14 else f"{float(x):.6g}"
+    return str(x) if len(str(x)) <= 14 else g_format(x, 6)  # its twin in geometry.cones: float(x) overflows past 1e308
 
 
 @dataclass

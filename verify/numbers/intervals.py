@@ -312,14 +312,13 @@ def _raw_dyadic(raw, up: bool = False):
 
 def _exact(man: int, exp: int, up: bool):
     """man·2^exp exactly while its magnitude lies within 2^±EXACT_BITS, else rounded outward (down unless ``up``)."""
-    if man == 0 or -EXACT_BITS <= exp and exp + man.bit_length() <= EXACT_BITS:
+    top = exp + man.bit_length()  # 2^(top − 1) ≤ |man·2^exp| < 2^top
+    if man == 0 or -EXACT_BITS < top <= EXACT_BITS:
         return Fraction(man) * Fraction(2) ** exp
-    if exp < 0:
-        if exp + man.bit_length() <= -EXACT_BITS:  # |man·2^exp| < 2^(exp + bits) ≤ 2^−EXACT_BITS: outward
-            tiny = Fraction(1, 2 ** EXACT_BITS)
-            return (tiny if up else Fraction(0)) if man > 0 else (Fraction(0) if up else -tiny)
-        return Fraction(man) * Fraction(2) ** exp  # a long mantissa at a moderate scale: exact is affordable
-    big = Fraction(2 ** EXACT_BITS)  # |man·2^exp| ≥ 2^EXACT_BITS
+    if top <= -EXACT_BITS:  # below 2^−EXACT_BITS
+        tiny = Fraction(1, 2 ** EXACT_BITS)
+        return (tiny if up else Fraction(0)) if man > 0 else (Fraction(0) if up else -tiny)
+    big = Fraction(2 ** EXACT_BITS)  # at least 2^EXACT_BITS
     return (float("inf") if up else big) if man > 0 else (-big if up else float("-inf"))
 
 
